@@ -1,0 +1,115 @@
+"""skytotems: the open digital version of the board game Sky Totems.
+
+The public API of the rules engine (see README.md and docs/api.md):
+
+>>> from skytotems import Game, GameOptions
+>>> game = Game(GameOptions(players=2, totems="beginner"), seed=42)
+>>> game.decision.kind
+'choose_start'
+>>> len(game.legal_actions(0))
+3
+"""
+
+from .rules.actions import (
+    ACTION_TYPES,
+    Action,
+    BuildTotem,
+    ChooseCat,
+    ChooseDesign,
+    ChooseStart,
+    DrawFromBag,
+    EndTurn,
+    Pass,
+    PlaceCloud,
+    PlacePedestal,
+    Reveal,
+    ReturnPedestal,
+    TakeSlot,
+    WolfStop,
+    WolfTake,
+    action_from_json,
+)
+from .rules.altar import Altar, PlacedTotem
+from .rules.cards import Card, Deck, Mission, default_deck, load_deck
+from .rules.decisions import Decision
+from .rules.determinize import Hidden, game_from_view, sample_hidden, unseen_cards
+from .rules.engine import Game
+from .rules.errors import (
+    DeckError,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    NotationError,
+    NotYourDecision,
+    OptionsError,
+    RecordError,
+    SkyTotemsError,
+    WrongDecision,
+)
+from .rules.events import Event
+from .rules.notation import format_altar, parse_altar
+from .rules.options import GameOptions
+from .rules.position import Position, game_from_position
+from .rules.record import dumps_record, make_record, replay
+from .rules.scoring import ScoreSheet, final_places, score_sheet, solo_band
+from .rules.view import events_for, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ACTION_TYPES",
+    "Action",
+    "Altar",
+    "BuildTotem",
+    "Card",
+    "ChooseCat",
+    "ChooseDesign",
+    "ChooseStart",
+    "Decision",
+    "Deck",
+    "DeckError",
+    "DrawFromBag",
+    "EndTurn",
+    "Event",
+    "Game",
+    "GameOptions",
+    "GameOver",
+    "Hidden",
+    "IllegalAction",
+    "MalformedAction",
+    "Mission",
+    "NotYourDecision",
+    "NotationError",
+    "OptionsError",
+    "Pass",
+    "PlaceCloud",
+    "PlacePedestal",
+    "PlacedTotem",
+    "Position",
+    "RecordError",
+    "ReturnPedestal",
+    "Reveal",
+    "ScoreSheet",
+    "SkyTotemsError",
+    "TakeSlot",
+    "WolfStop",
+    "WolfTake",
+    "WrongDecision",
+    "action_from_json",
+    "default_deck",
+    "dumps_record",
+    "events_for",
+    "final_places",
+    "format_altar",
+    "game_from_position",
+    "game_from_view",
+    "load_deck",
+    "make_record",
+    "parse_altar",
+    "replay",
+    "sample_hidden",
+    "score_sheet",
+    "solo_band",
+    "unseen_cards",
+    "view",
+]

@@ -1,0 +1,1 @@
+"""The pure Sky Totems rules engine (standard library only)."""

@@ -1,0 +1,848 @@
+"""The game: state, the decision machine of RULES.md §12, and `apply`.
+
+The engine is a small stack machine. Each frame on `_stack` is a step still to
+come (a pool to resolve, clouds to place, cats to check, the rest of the turn...).
+`_advance` pops frames that need nobody's choice until the top frame asks a
+decision; `apply` checks an action against the legal ones, changes the state,
+and advances. Nothing here knows about bots, servers or screens.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable
+from typing import Any
+
+from .actions import (
+    Action,
+    BuildTotem,
+    ChooseCat,
+    ChooseDesign,
+    ChooseStart,
+    DrawFromBag,
+    EndTurn,
+    Pass,
+    PlaceCloud,
+    PlacePedestal,
+    Reveal,
+    ReturnPedestal,
+    TakeSlot,
+    WolfStop,
+    WolfTake,
+)
+from .altar import Altar
+from .cards import Card, Deck, default_deck
+from .decisions import Decision
+from .errors import GameOver, IllegalAction, NotYourDecision, OptionsError, WrongDecision
+from .events import (
+    CardRevealed,
+    CardsDealt,
+    CloudPlaced,
+    DesignChosen,
+    Event,
+    GameEnded,
+    HoardAdded,
+    NothingGained,
+    Passed,
+    PedestalPlaced,
+    PedestalReturned,
+    PedestalsDrawn,
+    PhaseStarted,
+    RoundEnded,
+    SlotFilled,
+    SlotTaken,
+    StartCardsRevealed,
+    StartChosen,
+    StartPlayerChosen,
+    TotemBuilt,
+    TotemSetChosen,
+    TurnEnded,
+    TurnStarted,
+)
+from .grid import format_cell
+from .options import ROUNDS, GameOptions
+from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
+from .rng import Rng
+from .totems import build_totem, cat_cells, sites
+
+Frame = tuple[Any, ...]
+
+# Which action types answer which decision kind.
+ANSWERS: dict[str, tuple[type[Action], ...]] = {
+    "choose_start": (ChooseStart,),
+    "turn": (Reveal, TakeSlot, DrawFromBag, BuildTotem, Pass),
+    "place_pedestal": (PlacePedestal, ReturnPedestal, Reveal),
+    "place_cloud": (PlaceCloud,),
+    "choose_design": (ChooseDesign,),
+    "choose_cat": (ChooseCat,),
+    "wolf_blessing": (WolfTake, WolfStop),
+    "dragon_build": (TakeSlot, DrawFromBag),
+    "end_turn": (Reveal, EndTurn),
+    "last_reveal": (Reveal, EndTurn),
+}
+
+
+class Game:
+    """One game of Sky Totems.
+
+    >>> game = Game(GameOptions(players=2), seed=7)
+    >>> game.decision.kind
+    'choose_start'
+    >>> events = game.apply(game.legal_actions(0)[0])
+    """
+
+    def __init__(
+        self,
+        options: GameOptions | None = None,
+        seed: int = 0,
+        deck: Deck | None = None,
+    ) -> None:
+        self.options = options or GameOptions()
+        self.deck = deck or default_deck()
+        self.seed = seed
+        self.rng = Rng(seed)
+        n = self.options.seats
+        self.n = n
+        self.kinds = self.options.resolve_kinds(self.rng)
+        self.cat_in_play = T_CAT in self.kinds
+        self.buildable_kinds = tuple(k for k in self.kinds if k != T_CAT)
+        in_play = self.deck.for_totems(self.kinds)
+        if len(in_play) < 3 * n:
+            raise OptionsError(
+                f"the deck has {len(in_play)} cards in play, {3 * n} are needed for {n} seats"
+            )
+        self.cards: dict[str, Card] = {c.id: c for c in in_play}
+        order = [c.id for c in in_play]
+        self.rng.shuffle(order)  # type: ignore[arg-type]
+        self.hands: list[tuple[str, ...]] = [tuple(order[3 * s : 3 * s + 3]) for s in range(n)]
+        self.box: list[str] = order[3 * n :]
+        self.first_player = self.rng.below(n)
+        self.start_player = self.first_player
+        self.current = self.first_player
+        self.altars = [Altar() for _ in range(n)]
+        self.bag = full_bag()
+        self.bag_total = sum(self.bag)
+        self.slots: list[list[int]] = [[] for _ in range(self.options.slots)]
+        self.start_cards: list[str | None] = [None] * n
+        self.goals: list[list[str]] = [[] for _ in range(n)]
+        self.revealed: list[list[str]] = [[] for _ in range(n)]
+        self.round = 0
+        self.phase = "setup"
+        self.turns_in_round = 0
+        self.extra_turns = 0
+        self.pool: list[int] = []
+        self._stack: list[Frame] = [("choose_start",)]
+        self.history: list[Action] = []
+        self._events: list[Event] | None = []
+        self._decision: Decision | None = None
+        self._legal: dict[int, list[Action]] = {}
+        self._reveal_cache: dict[int, tuple[int, tuple[str, ...]]] = {}
+        self._site_cache: dict[int, tuple[int, list[BuildTotem]]] = {}
+        self._emit(TotemSetChosen(tuple(TOTEM_NAMES[k] for k in self.kinds)))
+        self._emit(StartPlayerChosen(self.first_player))
+        for s in range(n):
+            self._emit(CardsDealt(s, self.hands[s], len(self.hands[s])))
+        self.setup_events: list[Event] = self._events or []
+        self._events = None
+
+    # ------------------------------------------------------------------ copying
+
+    def copy(self) -> Game:
+        """A fully independent copy, cheap enough for search."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.rng = self.rng.copy()
+        other.altars = [a.copy() for a in self.altars]
+        other.bag = list(self.bag)
+        other.slots = [list(s) for s in self.slots]
+        other.start_cards = list(self.start_cards)
+        other.goals = [list(g) for g in self.goals]
+        other.revealed = [list(r) for r in self.revealed]
+        other.box = list(self.box)
+        other.pool = list(self.pool)
+        other._stack = list(self._stack)
+        other.history = list(self.history)
+        other._events = None
+        other._legal = dict(self._legal)
+        other._reveal_cache = dict(self._reveal_cache)
+        other._site_cache = dict(self._site_cache)
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_legal"] = {}
+        state["_events"] = None
+        state["_decision"] = None
+        state["_reveal_cache"] = {}
+        state["_site_cache"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def clone_via_pickle(self) -> Game:
+        """A copy through pickle (proves the game pickles)."""
+        copy: Game = pickle.loads(pickle.dumps(self))
+        return copy
+
+    # ----------------------------------------------------------------- querying
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def decision(self) -> Decision:
+        """The pending decision (GameOver if the game has ended)."""
+        if self._decision is None:
+            if self.phase == "over":
+                raise GameOver("the game is over")
+            self._decision = self._make_decision()
+        return self._decision
+
+    def pending_seats(self) -> tuple[int, ...]:
+        """Seats that may act now (empty once the game is over)."""
+        return () if self.phase == "over" else self.decision.seats
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The exact legal actions of `seat` now (all pending seats' when None)."""
+        if self.phase == "over":
+            return []
+        if seat is None:
+            out: list[Action] = []
+            for s in self.decision.seats:
+                out.extend(self.legal_actions(s))
+            return out
+        cached = self._legal.get(seat)
+        if cached is None:
+            cached = self._legal[seat] = (
+                self._generate_legal(seat) if seat in self.decision.seats else []
+            )
+        return list(cached)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` may be applied now."""
+        if self.phase == "over" or action.seat not in self.decision.seats:
+            return False
+        self.legal_actions(action.seat)
+        return action in self._legal[action.seat]
+
+    def revealable(self, seat: int) -> tuple[str, ...]:
+        """Face-down goals of `seat` whose mission is met now (private to `seat`)."""
+        altar = self.altars[seat]
+        cached = self._reveal_cache.get(seat)
+        if cached is not None and cached[0] == altar.version:
+            return cached[1]
+        met = tuple(c for c in self.goals[seat] if self.cards[c].mission.met(altar))
+        self._reveal_cache[seat] = (altar.version, met)
+        return met
+
+    def totem_options(self, seat: int) -> list[BuildTotem]:
+        """Every totem `seat` could build now (cached per altar version)."""
+        altar = self.altars[seat]
+        cached = self._site_cache.get(seat)
+        if cached is not None and cached[0] == altar.version:
+            return cached[1]
+        options = [
+            BuildTotem(seat, kind, cells)
+            for kind in self.buildable_kinds
+            for cells in sites(altar, kind)
+        ]
+        self._site_cache[seat] = (altar.version, options)
+        return options
+
+    def turn_order(self) -> list[int]:
+        """Seats in this round's order, from the start player."""
+        return [(self.start_player + i) % self.n for i in range(self.n)]
+
+    def card(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    # ----------------------------------------------------------------- applying
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return the events it caused (unfiltered).
+
+        Anything not legal raises an `IllegalAction` naming the reason and changes
+        nothing. Use `skytotems.rules.view.events_for` before showing events to a seat.
+        """
+        if self.phase == "over":
+            raise GameOver("the game is over; no action can be applied")
+        if not isinstance(action, Action):
+            raise WrongDecision(f"not an action: {action!r}")
+        decision = self.decision
+        if action.seat not in decision.seats:
+            if decision.kind == "choose_start" and 0 <= action.seat < self.n:
+                raise NotYourDecision(f"seat {action.seat} has already chosen a starting card")
+            raise NotYourDecision(
+                f"seat {action.seat} cannot act now: the game waits on seat(s) "
+                f"{', '.join(map(str, decision.seats))} ({decision.public().kind})"
+            )
+        if not self.is_legal(action):
+            raise self._explain(action)
+        events: list[Event] = []
+        self._events = events
+        try:
+            self._do(action)
+            self.history.append(action)
+            self._advance()
+        finally:
+            self._events = None
+        return events
+
+    def apply_fast(self, action: Action) -> None:
+        """Apply an action known to be legal (from `legal_actions`), with no events.
+
+        For search and playouts only: skips validation.
+        """
+        self._do(action)
+        self.history.append(action)
+        self._advance()
+
+    # -------------------------------------------------------------- the machine
+
+    def _emit(self, event: Event) -> None:
+        if self._events is not None:
+            self._events.append(event)
+
+    def _changed(self) -> None:
+        self._decision = None
+        self._legal = {}
+
+    def _do(self, action: Action) -> None:
+        self._changed()
+        handler = _HANDLERS[type(action)]
+        handler(self, action)
+
+    def _advance(self) -> None:
+        """Pop frames that need no decision until one does (or the game ends)."""
+        self._changed()
+        stack = self._stack
+        while stack:
+            frame = stack[-1]
+            name = frame[0]
+            if name == "pool":
+                if self.pool:
+                    return
+                stack.pop()
+            elif name == "cats":
+                if self.cat_in_play and cat_cells(self.altars[frame[1]]):
+                    return
+                stack.pop()
+            elif name == "after_action":
+                seat, mode = frame[1], frame[2]
+                stack.pop()
+                if self.extra_turns > 0:
+                    self.extra_turns -= 1
+                    stack.append(("turn", seat, "extra"))
+                    self._emit(TurnStarted(seat, self.round, "extra"))
+                else:
+                    stack.append(("prompt", seat, mode))
+            elif name == "prompt":
+                if self.revealable(frame[1]):
+                    return
+                stack.pop()
+                self._pass_turn(frame[1])
+            elif name == "reward":
+                if self.bag_total:
+                    return
+                stack.pop()
+                self._emit(NothingGained(frame[1], "empty_bag"))
+            elif name == "cat_design":
+                seat, first = frame[1], frame[2]
+                if first < 0:
+                    if self.bag_total:
+                        return
+                    stack.pop()
+                    self._emit(NothingGained(seat, "empty_bag"))
+                elif any(n for d, n in enumerate(self.bag) if d != first):
+                    return
+                else:
+                    stack[-1] = ("pool", seat)
+            elif name == "bird_draw":
+                seat = frame[1]
+                self.pool = self._draw_random(3, seat, "bird")
+                stack[-1] = ("pool", seat)
+            elif name == "wolf":
+                seat, remaining = frame[1], frame[2]
+                altar = self.altars[seat]
+                bag = self.bag
+                if any(bag[altar.stacks[c][0]] for c in remaining):
+                    return
+                stack.pop()
+            elif name == "last_reveals":
+                seat, index = frame[1], frame[2]
+                if self.revealable(seat):
+                    return
+                stack.pop()
+                self._next_last_reveal(index)
+            elif name == "fill_slots":
+                stack.pop()
+                self._fill_slots_at_setup()
+            else:  # choose_start, turn, clouds, dragon_build: always a decision
+                return
+        if self.phase != "over":
+            self._finish()
+
+    def _make_decision(self) -> Decision:
+        frame = self._stack[-1]
+        name = frame[0]
+        if name == "choose_start":
+            seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
+            return Decision("choose_start", seats, {"chosen": [
+                s for s in range(self.n) if self.start_cards[s] is not None
+            ]})
+        seat = frame[1]
+        if name == "turn":
+            return Decision("turn", (seat,), {"mode": frame[2], "acted": False})
+        if name == "prompt":
+            return Decision("end_turn", (seat,), {"mode": frame[2], "acted": True})
+        if name == "pool":
+            return Decision("place_pedestal", (seat,), {
+                "pool": [DESIGN_NAMES[d] for d in sorted(self.pool)],
+            })
+        if name == "clouds":
+            return Decision("place_cloud", (seat,), {"remaining": frame[2], "why": frame[3]})
+        if name == "cats":
+            return Decision("choose_cat", (seat,), {})
+        if name == "reward":
+            return Decision("choose_design", (seat,), {"purpose": "reward"})
+        if name == "cat_design":
+            context: dict[str, Any] = {"purpose": "cat"}
+            if frame[2] >= 0:
+                context["first"] = DESIGN_NAMES[frame[2]]
+            return Decision("choose_design", (seat,), context)
+        if name == "wolf":
+            return Decision("wolf_blessing", (seat,), {
+                "remaining": [list(_xy(c)) for c in frame[2]],
+            })
+        if name == "dragon_build":
+            return Decision("dragon_build", (seat,), {})
+        if name == "last_reveals":
+            return Decision("last_reveal", (seat,), {})
+        raise AssertionError(f"no decision for frame {frame!r}")  # pragma: no cover
+
+    def _generate_legal(self, seat: int) -> list[Action]:
+        frame = self._stack[-1]
+        name = frame[0]
+        if name == "choose_start":
+            return [ChooseStart(seat, c) for c in self.hands[seat]]
+        out: list[Action] = []
+        if name == "turn":
+            out.extend(Reveal(seat, c) for c in self.revealable(seat))
+            if frame[2] == "final":
+                out.extend(self.totem_options(seat))
+                out.append(Pass(seat))
+            else:
+                out.extend(self._build_pedestal_actions(seat))
+                out.extend(self.totem_options(seat))
+        elif name == "pool":
+            altar = self.altars[seat]
+            for d in sorted(set(self.pool)):
+                out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
+                out.append(ReturnPedestal(seat, d))
+            if self.phase != "last_reveals":
+                out.extend(Reveal(seat, c) for c in self.revealable(seat))
+        elif name == "clouds":
+            out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
+        elif name == "cats":
+            out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
+        elif name in ("reward", "cat_design"):
+            first = frame[2] if name == "cat_design" else -1
+            out.extend(
+                ChooseDesign(seat, d) for d, count in enumerate(self.bag) if count and d != first
+            )
+        elif name == "wolf":
+            altar = self.altars[seat]
+            out.extend(WolfTake(seat, c) for c in frame[2] if self.bag[altar.stacks[c][0]])
+            out.append(WolfStop(seat))
+        elif name == "dragon_build":
+            out.extend(self._build_pedestal_actions(seat))
+        elif name in ("prompt", "last_reveals"):
+            out.extend(Reveal(seat, c) for c in self.revealable(seat))
+            out.append(EndTurn(seat))
+        return out
+
+    def _build_pedestal_actions(self, seat: int) -> list[Action]:
+        """Take a non-empty slot, or draw 2 from the bag when every slot is empty (§5)."""
+        slots: list[Action] = [TakeSlot(seat, i) for i, s in enumerate(self.slots) if s]
+        return slots or [DrawFromBag(seat)]
+
+    # ----------------------------------------------------------------- handlers
+
+    def _choose_start(self, a: ChooseStart) -> None:
+        self.start_cards[a.seat] = a.card
+        self.goals[a.seat] = [c for c in self.hands[a.seat] if c != a.card]
+        self._emit(StartChosen(a.seat, a.card))
+        if all(c is not None for c in self.start_cards):
+            self._build_start_altars()
+
+    def _build_start_altars(self) -> None:
+        """RULES.md §4 steps 4-5: starting altars from the start player on, then slots."""
+        self._emit(StartCardsRevealed(tuple(c or "" for c in self.start_cards)))
+        stack = self._stack
+        stack.pop()  # choose_start
+        stack.append(("fill_slots",))
+        clouds = []
+        for seat in self.turn_order():
+            card = self.cards[self.start_cards[seat] or ""]
+            altar = self.altars[seat]
+            drawn = []
+            for cell, designs in card.start.columns:
+                for d in designs:
+                    if self.bag[d]:
+                        self._take_from_bag(d)
+                        altar.add_pedestal(d, cell)
+                        drawn.append(d)
+                        self._emit(PedestalPlaced(seat, d, cell, "start"))
+            self._emit(PedestalsDrawn(seat, "start", tuple(drawn)))
+            if card.start.cloud:
+                clouds.append(seat)
+        for seat in reversed(clouds):
+            stack.append(("clouds", seat, 1, "start_card"))
+
+    def _fill_slots_at_setup(self) -> None:
+        for i in range(len(self.slots)):
+            drawn = self._draw_random(2, None, "slot_fill")
+            self.slots[i] = drawn
+            self._emit(SlotFilled(i, tuple(drawn)))
+        self.round = 1
+        self.phase = "play"
+        self._emit(PhaseStarted("play"))
+        self._start_turn(self.start_player, "normal")
+
+    def _start_turn(self, seat: int, mode: str) -> None:
+        self.current = seat
+        self._stack.append(("turn", seat, mode))
+        self._emit(TurnStarted(seat, self.round, mode))
+
+    def _take_slot(self, a: TakeSlot) -> None:
+        taken = self.slots[a.slot]
+        self.slots[a.slot] = []
+        self._emit(SlotTaken(a.seat, a.slot, tuple(taken)))
+        self._open_build_pool(a.seat, list(taken))
+
+    def _draw_from_bag(self, a: DrawFromBag) -> None:
+        self._open_build_pool(a.seat, self._draw_random(2, a.seat, "draw"))
+
+    def _open_build_pool(self, seat: int, pool: list[int]) -> None:
+        """A build-pedestals action (also the dragon's): resolve the pool, then cats."""
+        self.pool = pool
+        stack = self._stack
+        top = stack.pop()
+        if top[0] == "turn":
+            stack.append(("after_action", seat, top[2]))
+        stack.append(("cats", seat))
+        stack.append(("pool", seat))
+
+    def _build_totem(self, a: BuildTotem) -> None:
+        seat = a.seat
+        altar = self.altars[seat]
+        totem = build_totem(altar, a.kind, a.cells)
+        altar.add_totem(totem)
+        self._emit(TotemBuilt(seat, a.kind, a.cells, totem.height, totem.points))
+        stack = self._stack
+        top = stack.pop()
+        stack.append(("after_action", seat, top[2]))
+        stack.append(("cats", seat))
+        kind = a.kind
+        if kind == T_HORSE:
+            self.extra_turns += 1
+        elif kind == T_WOLF:
+            remaining = tuple(sorted(c for c in altar.stacks if c not in altar.covered))
+            stack.append(("wolf", seat, remaining))
+        elif kind == T_DRAGON:
+            if self.bag_total:
+                d = self._draw_random(1, seat, "hoard")[0]
+                altar.add_hoard(d)
+                self._emit(HoardAdded(seat, d))
+            else:
+                self._emit(NothingGained(seat, "empty_bag"))
+            stack.append(("dragon_build", seat))
+        else:  # bird: 3 clouds, then 3 random pedestals
+            stack.append(("bird_draw", seat))
+            stack.append(("clouds", seat, 3, "bird"))
+
+    def _pass(self, a: Pass) -> None:
+        self._emit(Passed(a.seat))
+        top = self._stack.pop()
+        self._stack.append(("after_action", a.seat, top[2]))
+
+    def _place_pedestal(self, a: PlacePedestal) -> None:
+        self.pool.remove(a.design)
+        self.altars[a.seat].add_pedestal(a.design, a.cell)
+        self._emit(PedestalPlaced(a.seat, a.design, a.cell, "pool"))
+
+    def _return_pedestal(self, a: ReturnPedestal) -> None:
+        self.pool.remove(a.design)
+        self.bag[a.design] += 1
+        self.bag_total += 1
+        self._emit(PedestalReturned(a.seat, a.design))
+        self._stack.append(("clouds", a.seat, 1, "return"))
+
+    def _place_cloud(self, a: PlaceCloud) -> None:
+        self.altars[a.seat].add_cloud(a.cell)
+        self._emit(CloudPlaced(a.seat, a.cell))
+        frame = self._stack[-1]
+        if frame[2] > 1:
+            self._stack[-1] = (frame[0], frame[1], frame[2] - 1, frame[3])
+        else:
+            self._stack.pop()
+
+    def _reveal(self, a: Reveal) -> None:
+        self.goals[a.seat].remove(a.card)
+        self.revealed[a.seat].append(a.card)
+        self._reveal_cache.pop(a.seat, None)
+        self._emit(CardRevealed(a.seat, a.card, self.cards[a.card].points))
+        self._stack.append(("reward", a.seat))
+
+    def _choose_design(self, a: ChooseDesign) -> None:
+        seat, d = a.seat, a.design
+        stack = self._stack
+        frame = stack.pop()
+        self._take_from_bag(d)
+        if frame[0] == "reward":
+            self._emit(DesignChosen(seat, d, "reward"))
+            if stack[-1][0] == "pool":
+                self.pool.append(d)
+            else:
+                self.pool = [d]
+                stack.append(("cats", seat))
+                stack.append(("pool", seat))
+        else:  # cat blessing
+            self._emit(DesignChosen(seat, d, "cat"))
+            self.pool.append(d)
+            if frame[2] < 0:
+                stack.append(("cat_design", seat, d))
+            else:
+                stack.append(("pool", seat))
+
+    def _choose_cat(self, a: ChooseCat) -> None:
+        altar = self.altars[a.seat]
+        totem = build_totem(altar, T_CAT, (a.cell,))
+        altar.add_totem(totem)
+        self._emit(TotemBuilt(a.seat, T_CAT, (a.cell,), totem.height, totem.points))
+        self.pool = []
+        self._stack.append(("cat_design", a.seat, -1))
+
+    def _wolf_take(self, a: WolfTake) -> None:
+        frame = self._stack[-1]
+        altar = self.altars[a.seat]
+        d = altar.stacks[a.cell][0]
+        self._take_from_bag(d)
+        altar.add_pedestal(d, a.cell)
+        self._emit(PedestalsDrawn(a.seat, "wolf", (d,)))
+        self._emit(PedestalPlaced(a.seat, d, a.cell, "wolf"))
+        self._stack[-1] = ("wolf", a.seat, tuple(c for c in frame[2] if c != a.cell))
+
+    def _wolf_stop(self, a: WolfStop) -> None:
+        self._stack.pop()
+
+    def _end_turn(self, a: EndTurn) -> None:
+        frame = self._stack.pop()
+        if frame[0] == "prompt":
+            self._pass_turn(a.seat)
+        else:
+            self._next_last_reveal(frame[2])
+
+    # ------------------------------------------------------------ turn and round
+
+    def _pass_turn(self, seat: int) -> None:
+        """RULES.md §12 step 6: play passes on; after the last seat, the end of round."""
+        self._emit(TurnEnded(seat))
+        self.turns_in_round += 1
+        if self.turns_in_round < self.n:
+            self._start_turn((seat + 1) % self.n, "final" if self.phase == "final" else "normal")
+            return
+        self.turns_in_round = 0
+        if self.phase == "final":
+            self.phase = "last_reveals"
+            self._emit(PhaseStarted("last_reveals"))
+            self.current = self.start_player
+            self._stack.append(("last_reveals", self.start_player, 0))
+            return
+        self.start_player = (self.start_player + 1) % self.n
+        self._emit(RoundEnded(self.round, self.start_player))
+        if self.round < ROUNDS:
+            self.round += 1
+            self._refill_slots()
+            self._start_turn(self.start_player, "normal")
+        else:
+            self.phase = "final"
+            self._emit(PhaseStarted("final_totem"))
+            self._start_turn(self.start_player, "final")
+
+    def _refill_slots(self) -> None:
+        """RULES.md §8: 1 to a slot that holds some, 2 to an empty one, in board order."""
+        for i, slot in enumerate(self.slots):
+            if not self.bag_total:
+                break
+            drawn = self._draw_random(1 if slot else 2, None, "refill")
+            slot.extend(drawn)
+            self._emit(SlotFilled(i, tuple(drawn)))
+
+    def _next_last_reveal(self, index: int) -> None:
+        index += 1
+        if index < self.n:
+            seat = (self.start_player + index) % self.n
+            self.current = seat
+            self._stack.append(("last_reveals", seat, index))
+
+    def _finish(self) -> None:
+        from .scoring import final_places, score_sheet  # scoring reads a finished game
+
+        self.phase = "over"
+        self._changed()
+        totals = tuple(score_sheet(self, s).total for s in range(self.n))
+        self._emit(GameEnded(totals, tuple(final_places(self)), tuple(
+            tuple(g) for g in self.goals
+        )))
+
+    # ------------------------------------------------------------------ the bag
+
+    def _take_from_bag(self, design: int) -> None:
+        self.bag[design] -= 1
+        self.bag_total -= 1
+
+    def _draw_random(self, count: int, seat: int | None, source: str) -> list[int]:
+        """Draw up to `count` random pedestals; an empty bag gives nothing (RULES.md §8)."""
+        drawn = []
+        bag = self.bag
+        for _ in range(count):
+            if not self.bag_total:
+                break
+            d = self.rng.weighted(bag, self.bag_total)
+            bag[d] -= 1
+            self.bag_total -= 1
+            drawn.append(d)
+        if seat is not None:
+            self._emit(PedestalsDrawn(seat, source, tuple(drawn)))
+        return drawn
+
+    # ---------------------------------------------------------------- the errors
+
+    def _explain(self, action: Action) -> IllegalAction:
+        """Why `action` is not legal now, in words that reveal nothing hidden."""
+        decision = self.decision
+        if not isinstance(action, ANSWERS[decision.kind]):
+            allowed = ", ".join(cls.type for cls in ANSWERS[decision.kind])
+            return WrongDecision(
+                f"{action.type} does not answer the pending decision {decision.kind} "
+                f"(expected {allowed})"
+            )
+        seat = action.seat
+        if isinstance(action, ChooseStart):
+            return IllegalAction(f"{action.card!r} is not one of your three cards", "not_your_card")
+        if isinstance(action, Reveal):
+            if action.card not in self.goals[seat]:
+                return IllegalAction(
+                    f"{action.card!r} is not one of your face-down goals", "not_your_card"
+                )
+            return IllegalAction(f"the mission of {action.card!r} is not met", "mission_not_met")
+        if isinstance(action, TakeSlot):
+            if not 0 <= action.slot < len(self.slots):
+                return IllegalAction(f"there is no slot {action.slot}", "no_such_slot")
+            return IllegalAction(f"slot {action.slot} is empty", "empty_slot")
+        if isinstance(action, DrawFromBag):
+            return IllegalAction(
+                "you may draw from the bag only when every slot is empty", "slots_not_empty"
+            )
+        if isinstance(action, Pass):
+            return IllegalAction("passing is only for the final totem", "cannot_pass")
+        if isinstance(action, BuildTotem):
+            if action.kind not in self.buildable_kinds:
+                return IllegalAction(
+                    f"a {TOTEM_NAMES[action.kind]} cannot be built as an action in this game",
+                    "totem_not_buildable",
+                )
+            return IllegalAction(
+                f"the {TOTEM_NAMES[action.kind]}'s condition is not met on cells "
+                f"{' '.join(format_cell(c) for c in action.cells)}",
+                "condition_not_met",
+            )
+        if isinstance(action, (PlacePedestal, ReturnPedestal)):
+            if action.design not in self.pool:
+                return IllegalAction(
+                    f"there is no {DESIGN_NAMES[action.design]} pedestal in the pool", "not_in_pool"
+                )
+            assert isinstance(action, PlacePedestal)
+            return IllegalAction(
+                f"a {DESIGN_NAMES[action.design]} pedestal cannot go on "
+                f"{format_cell(action.cell)}: {self._placement_reason(action)}",
+                "illegal_placement",
+            )
+        if isinstance(action, PlaceCloud):
+            return IllegalAction(
+                f"a cloud cannot go on {format_cell(action.cell)}: it must touch a cloud of "
+                "your altar by an edge, on a cell with no cloud and no totem",
+                "illegal_cloud",
+            )
+        if isinstance(action, ChooseDesign):
+            if self.bag[action.design] == 0:
+                return IllegalAction(
+                    f"the bag holds no {DESIGN_NAMES[action.design]} pedestal", "not_in_bag"
+                )
+            return IllegalAction(
+                "the cat's two pedestals must be of two different designs", "same_design"
+            )
+        if isinstance(action, ChooseCat):
+            return IllegalAction(
+                f"no cat is owed on {format_cell(action.cell)}: it needs an uncovered column "
+                "of height 6 or more",
+                "no_cat_here",
+            )
+        if isinstance(action, WolfTake):
+            return IllegalAction(
+                f"the wolf cannot add to {format_cell(action.cell)}: each uncovered column "
+                "takes at most one pedestal of its own kind, while the bag holds one",
+                "wolf_no_pedestal",
+            )
+        return IllegalAction(f"{action} is not legal now")
+
+    def _placement_reason(self, a: PlacePedestal) -> str:
+        altar = self.altars[a.seat]
+        if a.cell not in altar.clouds:
+            return "there is no cloud there"
+        if a.cell in altar.covered:
+            return "a totem covers that cell"
+        return "a pedestal may only go on a column of its own kind (or of a hoard design)"
+
+    # ------------------------------------------------------------- construction
+
+    @classmethod
+    def from_actions(
+        cls,
+        options: GameOptions,
+        seed: int,
+        actions: Iterable[Action],
+        deck: Deck | None = None,
+    ) -> Game:
+        """Replay `actions` from a new game (IllegalAction at the first illegal one)."""
+        game = cls(options, seed, deck)
+        for action in actions:
+            game.apply(action)
+        return game
+
+
+def _xy(c: int) -> tuple[int, int]:
+    from .grid import xy
+
+    return xy(c)
+
+
+_HANDLERS: dict[type[Action], Any] = {
+    ChooseStart: Game._choose_start,
+    TakeSlot: Game._take_slot,
+    DrawFromBag: Game._draw_from_bag,
+    BuildTotem: Game._build_totem,
+    Pass: Game._pass,
+    PlacePedestal: Game._place_pedestal,
+    ReturnPedestal: Game._return_pedestal,
+    PlaceCloud: Game._place_cloud,
+    Reveal: Game._reveal,
+    ChooseDesign: Game._choose_design,
+    ChooseCat: Game._choose_cat,
+    WolfTake: Game._wolf_take,
+    WolfStop: Game._wolf_stop,
+    EndTurn: Game._end_turn,
+}

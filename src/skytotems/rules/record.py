@@ -1,0 +1,102 @@
+"""Game records: options + the deck used + seed + actions, replayed exactly (DESIGN.md §1).
+
+    {"format": "skytotems-record", "version": 1, "engine": "<package version>",
+     "options": {...}, "deck": {...deck file...}, "seed": 123,
+     "actions": [{"type": ..., "seat": ..., ...}, ...],
+     "result": {"totals": [...], "places": [...]}}      # only when the game is over
+
+A record holds the seed, so a server must not publish it before the game ends.
+See docs/record-format.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .actions import Action, action_from_json
+from .cards import Deck
+from .engine import Game
+from .errors import DeckError, IllegalAction, MalformedAction, OptionsError, RecordError
+from .options import GameOptions
+from .scoring import final_places, score_sheet
+
+RECORD_FORMAT = "skytotems-record"
+RECORD_VERSION = 1
+
+
+def _engine_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skytotems")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def make_record(game: Game) -> dict[str, Any]:
+    """The record of `game` so far (its seed included: keep it private until the end)."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "engine": _engine_version(),
+        "options": game.options.to_json(),
+        "deck": game.deck.to_json(),
+        "seed": game.seed,
+        "actions": [a.to_json() for a in game.history],
+    }
+    if game.is_over:
+        record["result"] = {
+            "totals": [score_sheet(game, s).total for s in range(game.n)],
+            "places": final_places(game),
+        }
+    return record
+
+
+def dumps_record(game: Game) -> str:
+    """The record as compact JSON text."""
+    return json.dumps(make_record(game), separators=(",", ":"))
+
+
+def replay(record: object) -> Game:
+    """Rebuild the game of a record; RecordError names the first action that fails."""
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"the record is not valid JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a skytotems record (format {record.get('format')!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    for key in ("options", "deck", "seed", "actions"):
+        if key not in record:
+            raise RecordError(f"the record lacks {key!r}")
+    seed = record["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RecordError("seed must be an integer")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list")
+    try:
+        options = GameOptions.from_json(record["options"])
+        deck = Deck.from_json(record["deck"])
+        game = Game(options, seed, deck)
+    except (OptionsError, DeckError) as exc:
+        raise RecordError(f"cannot start the recorded game: {exc}") from None
+    for index, data in enumerate(actions):
+        try:
+            action: Action = action_from_json(data)
+            game.apply(action)
+        except (MalformedAction, IllegalAction) as exc:
+            raise RecordError(f"action {index} ({json.dumps(data)}) fails: {exc}") from None
+    result = record.get("result")
+    if result is not None and game.is_over:
+        totals = [score_sheet(game, s).total for s in range(game.n)]
+        if isinstance(result, dict) and result.get("totals") != totals:
+            raise RecordError(
+                f"the replay scores {totals}, the record says {result.get('totals')}"
+            )
+    return game
