@@ -148,8 +148,20 @@ class EndTurn(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (
-        ChooseStart, TakeSlot, DrawFromBag, BuildTotem, Pass, PlacePedestal, ReturnPedestal,
-        PlaceCloud, Reveal, ChooseDesign, ChooseCat, WolfTake, WolfStop, EndTurn,
+        ChooseStart,
+        TakeSlot,
+        DrawFromBag,
+        BuildTotem,
+        Pass,
+        PlacePedestal,
+        ReturnPedestal,
+        PlaceCloud,
+        Reveal,
+        ChooseDesign,
+        ChooseCat,
+        WolfTake,
+        WolfStop,
+        EndTurn,
     )
 }
 

@@ -20,8 +20,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DECISION_KINDS = (
-    "choose_start", "turn", "place_pedestal", "place_cloud", "choose_design", "choose_cat",
-    "wolf_blessing", "dragon_build", "end_turn", "last_reveal",
+    "choose_start",
+    "turn",
+    "place_pedestal",
+    "place_cloud",
+    "choose_design",
+    "choose_cat",
+    "wolf_blessing",
+    "dragon_build",
+    "end_turn",
+    "last_reveal",
 )
 # What other seats are told a seat is doing: the end-of-turn prompt reads as "turn",
 # so a prompt (which exists only when a reveal is possible) never names itself.

@@ -17,7 +17,7 @@ from .cards import Deck
 from .engine import Game
 from .grid import cell_from_json
 from .options import GameOptions
-from .pieces import DESIGN_BY_NAME, TOTEM_BY_NAME
+from .pieces import DESIGN_BY_NAME, DESIGN_NAMES, TOTEM_BY_NAME
 from .rng import Rng
 from .view import frame_from_json
 
@@ -76,7 +76,7 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     game.start_player = view["start_player"]
     game.current = view["current"]
     game.altars = [_altar_from_json(a) for a in view["altars"]]
-    game.bag = [view["bag"][name] for name in sorted(DESIGN_BY_NAME, key=DESIGN_BY_NAME.get)]
+    game.bag = [view["bag"][name] for name in DESIGN_NAMES]
     game.bag_total = sum(game.bag)
     game.slots = [sorted(DESIGN_BY_NAME[d] for d in slot) for slot in view["slots"]]
     game.round = view["round"]

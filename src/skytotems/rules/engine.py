@@ -24,8 +24,8 @@ from .actions import (
     Pass,
     PlaceCloud,
     PlacePedestal,
-    Reveal,
     ReturnPedestal,
+    Reveal,
     TakeSlot,
     WolfStop,
     WolfTake,
@@ -389,18 +389,24 @@ class Game:
         name = frame[0]
         if name == "choose_start":
             seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
-            return Decision("choose_start", seats, {"chosen": [
-                s for s in range(self.n) if self.start_cards[s] is not None
-            ]})
+            return Decision(
+                "choose_start",
+                seats,
+                {"chosen": [s for s in range(self.n) if self.start_cards[s] is not None]},
+            )
         seat = frame[1]
         if name == "turn":
             return Decision("turn", (seat,), {"mode": frame[2], "acted": False})
         if name == "prompt":
             return Decision("end_turn", (seat,), {"mode": frame[2], "acted": True})
         if name == "pool":
-            return Decision("place_pedestal", (seat,), {
-                "pool": [DESIGN_NAMES[d] for d in sorted(self.pool)],
-            })
+            return Decision(
+                "place_pedestal",
+                (seat,),
+                {
+                    "pool": [DESIGN_NAMES[d] for d in sorted(self.pool)],
+                },
+            )
         if name == "clouds":
             return Decision("place_cloud", (seat,), {"remaining": frame[2], "why": frame[3]})
         if name == "cats":
@@ -413,9 +419,13 @@ class Game:
                 context["first"] = DESIGN_NAMES[frame[2]]
             return Decision("choose_design", (seat,), context)
         if name == "wolf":
-            return Decision("wolf_blessing", (seat,), {
-                "remaining": [list(_xy(c)) for c in frame[2]],
-            })
+            return Decision(
+                "wolf_blessing",
+                (seat,),
+                {
+                    "remaining": [list(_xy(c)) for c in frame[2]],
+                },
+            )
         if name == "dragon_build":
             return Decision("dragon_build", (seat,), {})
         if name == "last_reveals":
@@ -694,9 +704,9 @@ class Game:
         self.phase = "over"
         self._changed()
         totals = tuple(score_sheet(self, s).total for s in range(self.n))
-        self._emit(GameEnded(totals, tuple(final_places(self)), tuple(
-            tuple(g) for g in self.goals
-        )))
+        self._emit(
+            GameEnded(totals, tuple(final_places(self)), tuple(tuple(g) for g in self.goals))
+        )
 
     # ------------------------------------------------------------------ the bag
 

@@ -72,7 +72,7 @@ def parse_altar(text: str) -> Altar:
             raise NotationError("empty section between '|'")
         if words[0] == "hoard":
             if len(words) != 2:
-                raise NotationError("hoard: write the designs as one word of letters, e.g. 'hoard rB'")
+                raise NotationError("hoard: write its designs as one word, e.g. 'hoard rB'")
             altar.hoard = [_design(letter, "hoard") for letter in words[1]]
             continue
         try:
@@ -89,7 +89,8 @@ def parse_altar(text: str) -> Altar:
                 raise NotationError(f"{words[0]}: cell {'{},{}'.format(*xy(c))} is already covered")
         totem = build_totem(altar, kind, cells)
         if totem.height == 0:
-            raise NotationError(f"{words[0]} at {section[len(words[0]):].strip()} stands on no column")
+            where = section[len(words[0]) :].strip()
+            raise NotationError(f"{words[0]} at {where} stands on no column")
         altar.add_totem(PlacedTotem(kind, cells, totem.height))
     altar.touch()
     return altar
@@ -111,7 +112,8 @@ def _parse_grid(section: str, altar: Altar) -> None:
                 continue
             altar.clouds.add(c)
             if token != EMPTY_CLOUD:
-                altar.stacks[c] = tuple(_design(letter, f"cell {x0 + x},{y0 + y}") for letter in token)
+                where = f"cell {x0 + x},{y0 + y}"
+                altar.stacks[c] = tuple(_design(letter, where) for letter in token)
 
 
 def _coords(word: str) -> int:

@@ -24,7 +24,16 @@ DESIGNS: Final = tuple(range(10))
 COMMON_DESIGNS: Final = (RED, ORANGE, YELLOW, GREEN, BLUE, PURPLE)
 RARE_DESIGNS: Final = (CAT, WOLF, BIRD, HORSE)
 DESIGN_NAMES: Final = (
-    "red", "orange", "yellow", "green", "blue", "purple", "cat", "wolf", "bird", "horse",
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "cat",
+    "wolf",
+    "bird",
+    "horse",
 )
 # One letter per design for the altar notation: lower case common, upper case rare.
 DESIGN_LETTERS: Final = ("r", "o", "y", "g", "b", "p", "C", "W", "B", "H")

@@ -96,7 +96,5 @@ def replay(record: object) -> Game:
     if result is not None and game.is_over:
         totals = [score_sheet(game, s).total for s in range(game.n)]
         if isinstance(result, dict) and result.get("totals") != totals:
-            raise RecordError(
-                f"the replay scores {totals}, the record says {result.get('totals')}"
-            )
+            raise RecordError(f"the replay scores {totals}, the record says {result.get('totals')}")
     return game

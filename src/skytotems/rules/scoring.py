@@ -1,4 +1,4 @@
-"""Final scoring, score sheets like the printed scorepad, places and tie-breaks (RULES.md §8, §10)."""
+"""Final scoring: scorepad-like sheets, places and tie-breaks (RULES.md §8, §10)."""
 
 from __future__ import annotations
 
@@ -70,8 +70,9 @@ class ScoreSheet:
         }
 
 
-def altar_sheet(altar: Altar, card_points: int = 0, seat: int = 0,
-                revealed: tuple[str, ...] = ()) -> ScoreSheet:
+def altar_sheet(
+    altar: Altar, card_points: int = 0, seat: int = 0, revealed: tuple[str, ...] = ()
+) -> ScoreSheet:
     """The score of one altar: every pedestal (under totems too, hoard included),
     each totem's cells × height, and revealed cards (RULES.md §8)."""
     totems = {name: 0 for name in TOTEM_NAMES}
@@ -122,4 +123,3 @@ def solo_band(total: int) -> str:
         if total >= floor:
             return name
     return SOLO_BANDS[-1][1]
-

@@ -38,7 +38,7 @@ def wolf_sites(altar: Altar) -> list[tuple[int, ...]]:
     the gap no higher than the legs (an empty cloud or no cloud at all) (RULES.md §6 Wolf)."""
     stacks = altar.stacks
     covered = altar.covered
-    found = []
+    found: list[tuple[int, ...]] = []
     for leg, stack in stacks.items():
         h = len(stack)
         if h < 2 or leg in covered:
@@ -60,7 +60,7 @@ def horse_sites(altar: Altar) -> list[tuple[int, ...]]:
     """Two adjacent uncovered columns of heights l and l+2, l ≥ 1 (RULES.md §6 Horse)."""
     stacks = altar.stacks
     covered = altar.covered
-    found = []
+    found: list[tuple[int, ...]] = []
     for c, stack in stacks.items():
         if c in covered:
             continue
@@ -79,7 +79,7 @@ def dragon_sites(altar: Altar) -> list[tuple[int, ...]]:
     read either way, h ≥ 1 (RULES.md §6 Dragon)."""
     stacks = altar.stacks
     covered = altar.covered
-    found = []
+    found: list[tuple[int, ...]] = []
     for c, stack in stacks.items():
         if c in covered:
             continue
