@@ -279,7 +279,11 @@ class Game:
                 f"{', '.join(map(str, decision.seats))} ({decision.public().kind})"
             )
         if not self.is_legal(action):
-            raise self._explain(action)
+            try:
+                error = self._explain(action)
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+                error = IllegalAction(f"{action!r} is not legal now")
+            raise error
         events: list[Event] = []
         self._events = events
         try:

@@ -1,0 +1,124 @@
+"""`skytotems bench`: engine throughput on one core, through the public API only.
+
+Three timed figures, each given a third of the time budget (whole games always finish,
+and at least one game runs, so a tiny budget still measures something):
+
+- full random games per second, 2 and 4 players, beginner set. Each step asks
+  `legal_actions()` and applies a uniformly chosen one with `apply_fast()`, which skips
+  validation and events. Because the chooser only ever picks from `legal_actions()`,
+  only legal actions are applied, and every legal action is reachable. The steps of
+  the 2-player games give `steps_per_second` (legal_actions + apply_fast).
+- `validated_steps_per_second`: the same 2-player random play through the full
+  `apply()`, which checks legality and returns events, as a server or the terminal
+  uses it; compare it with `steps_per_second`.
+
+Game construction (dealing, shuffling) and the random choice are part of the timing.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+from typing import Any
+
+import click
+
+from ..rules.engine import Game
+from ..rules.options import GameOptions
+
+DEFAULT_SECONDS = 24.0  # about 8 s per figure: the whole run stays under 30 s
+FIGURES = 3
+BENCH_SEED = 20_240_101  # fixed, so runs on one machine compare like with like
+
+
+def _fast_game(options: GameOptions, seed: int, chooser: random.Random) -> int:
+    """One random game through legal_actions + apply_fast; the number of steps."""
+    game = Game(options, seed)
+    steps = 0
+    while not game.is_over:
+        actions = game.legal_actions(game.decision.seats[0])
+        game.apply_fast(actions[chooser.randrange(len(actions))])
+        steps += 1
+    return steps
+
+
+def _validated_game(options: GameOptions, seed: int, chooser: random.Random) -> int:
+    """One random game through legal_actions + apply (validated, with events)."""
+    game = Game(options, seed)
+    steps = 0
+    while not game.is_over:
+        actions = game.legal_actions(game.decision.seats[0])
+        game.apply(actions[chooser.randrange(len(actions))])
+        steps += 1
+    return steps
+
+
+def measure(players: int, budget: float, validated: bool = False) -> tuple[int, int, float]:
+    """Random games for about `budget` seconds (at least one): (games, steps, seconds)."""
+    options = GameOptions(players=players, totems="beginner")
+    chooser = random.Random(BENCH_SEED)
+    play = _validated_game if validated else _fast_game
+    games = steps = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while games == 0 or elapsed < budget:
+        steps += play(options, BENCH_SEED + games, chooser)
+        games += 1
+        elapsed = time.perf_counter() - start
+    return games, steps, elapsed
+
+
+def run_bench(seconds: float) -> dict[str, Any]:
+    """All figures within about `seconds` in total."""
+    share = seconds / FIGURES
+    start = time.perf_counter()
+    games_2p, steps_2p, time_2p = measure(2, share)
+    games_4p, steps_4p, time_4p = measure(4, share)
+    _, checked_steps, checked_time = measure(2, share, validated=True)
+    return {
+        "games_per_second_2p": round(games_2p / time_2p, 1),
+        "games_per_second_4p": round(games_4p / time_4p, 1),
+        "steps_per_second": round(steps_2p / time_2p),
+        "validated_steps_per_second": round(checked_steps / checked_time),
+        "games_2p": games_2p,
+        "games_4p": games_4p,
+        "mean_steps_2p": round(steps_2p / games_2p, 1),
+        "mean_steps_4p": round(steps_4p / games_4p, 1),
+        "totems": "beginner",
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": platform.machine(),
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+
+
+@click.command()
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_SECONDS,
+    show_default=True,
+    help="Total time budget, shared by the three figures.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Last stdout line: one JSON object.")
+def bench(seconds: float, as_json: bool) -> None:
+    """Measure random games per second (2 and 4 players) and engine steps per second."""
+    click.echo(f"bench: about {seconds:g} s on one core...", err=True)
+    data = run_bench(seconds)
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    click.echo(f"{data['python']} on {data['machine']}, beginner set, {data['seconds']} s")
+    click.echo(
+        f"random games/s, 2 players: {data['games_per_second_2p']} "
+        f"({data['games_2p']} games, {data['mean_steps_2p']} actions each)"
+    )
+    click.echo(
+        f"random games/s, 4 players: {data['games_per_second_4p']} "
+        f"({data['games_4p']} games, {data['mean_steps_4p']} actions each)"
+    )
+    click.echo(f"steps/s, legal_actions + apply_fast: {data['steps_per_second']}")
+    click.echo(
+        f"steps/s, legal_actions + apply (validated, events): {data['validated_steps_per_second']}"
+    )
