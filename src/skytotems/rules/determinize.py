@@ -130,6 +130,7 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     used = {c for g in goals for c in g} | {c for h in hands for c in h}
     used |= {c for c in start_cards if c} | {c for r in game.revealed for c in r}
     game.box = sorted(c for c in game.cards if c not in used)
+    game._advance()  # an opponent's neutral turn-end frame may need no decision here
     return game
 
 

@@ -56,9 +56,17 @@ def altar_json(altar: Altar) -> dict[str, Any]:
 
 
 def frame_json(frame: Frame) -> list[Any]:
-    """A machine frame in JSON (cells as [x, y]); all of it is public."""
+    """A machine frame in JSON (cells as [x, y]).
+
+    The end-of-turn prompt exists only when its owner could reveal, so it is written
+    as a neutral ``turn_end`` frame for every viewer (RULES.md §11); rebuilding a game
+    from a view turns it back into a prompt, which ends by itself when no reveal is
+    possible.
+    """
     if frame[0] == "wolf":
         return ["wolf", frame[1], [cell_to_json(c) for c in frame[2]]]
+    if frame[0] == "prompt":
+        return ["turn_end", frame[1], frame[2]]
     return list(frame)
 
 
@@ -66,6 +74,8 @@ def frame_from_json(data: list[Any]) -> Frame:
     """Inverse of `frame_json`."""
     if data[0] == "wolf":
         return ("wolf", data[1], tuple(cell_from_json(c) for c in data[2]))
+    if data[0] == "turn_end":
+        return ("prompt", data[1], data[2])
     return tuple(data)
 
 
