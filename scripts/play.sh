@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
-# Play Sky Totems in the terminal against random opponents (installs into .venv first).
+# Play Sky Totems in the terminal: `bash scripts/play.sh [skytotems play options]`.
+# Creates .venv with Python 3.11+ if missing and installs the project into it; when
+# pyproject.toml has not changed since the last install, it goes straight to the game.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+python="${PYTHON:-python3}"
+stamp=.venv/.skytotems-install  # line 1: checksum of pyproject.toml, line 2: what was installed
+
 if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
+    if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        echo "skytotems needs Python 3.11 or newer; set PYTHON=/path/to/python3.11" >&2
+        exit 1
+    fi
+    "$python" -m venv .venv
 fi
-.venv/bin/pip install -q -e . >/dev/null
+
+checksum="$(cksum < pyproject.toml)"
+if [ "$(head -n 1 "$stamp" 2>/dev/null)" != "$checksum" ]; then
+    .venv/bin/pip install -q -e .
+    printf '%s\n%s\n' "$checksum" "." > "$stamp"
+fi
+
 exec .venv/bin/skytotems play "$@"

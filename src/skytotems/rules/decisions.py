@@ -49,6 +49,4 @@ class Decision:
 
     def public(self) -> Decision:
         """The decision as seats other than its owner see it (RULES.md §11)."""
-        kind = PUBLIC_KIND[self.kind]
-        context = {k: v for k, v in self.context.items() if k != "prompt"}
-        return Decision(kind, self.seats, context)
+        return Decision(PUBLIC_KIND[self.kind], self.seats, dict(self.context))

@@ -455,7 +455,9 @@ class Game:
             for d in sorted(set(self.pool)):
                 out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
                 out.append(ReturnPedestal(seat, d))
-            if self.phase != "last_reveals":
+            # Open point, unless in the last reveals (one card at a time) or while a cat
+            # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
+            if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
                 out.extend(Reveal(seat, c) for c in self.revealable(seat))
         elif name == "clouds":
             out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
@@ -745,6 +747,14 @@ class Game:
                 f"(expected {allowed})"
             )
         seat = action.seat
+        if decision.kind == "turn" and decision.context.get("mode") == "final":
+            if isinstance(action, (TakeSlot, DrawFromBag)):
+                return IllegalAction(
+                    "a final-totem turn is build a totem or pass; pedestals cannot be built",
+                    "final_totem_only",
+                )
+        elif isinstance(action, Pass) and decision.kind == "turn":
+            return IllegalAction("passing is only for the final totem", "cannot_pass")
         if isinstance(action, ChooseStart):
             return IllegalAction(f"{action.card!r} is not one of your three cards", "not_your_card")
         if isinstance(action, Reveal):

@@ -90,8 +90,9 @@ class StartPlayerChosen(Event):
 
 @dataclass(frozen=True, slots=True)
 class PedestalsDrawn(Event):
-    """Pedestals taken from the bag; `source` says why (slot, refill, draw, bird, hoard,
-    wolf, reward, cat, start). Every drawn pedestal is public (RULES.md §11)."""
+    """Pedestals taken from the bag by `seat`; `source` says why (start, draw, bird, hoard,
+    wolf). Slot fills and refills are `SlotFilled`, choices from the bag `DesignChosen`.
+    Every drawn pedestal is public (RULES.md §11)."""
 
     type: ClassVar[str] = "pedestals_drawn"
     seat: int | None

@@ -60,7 +60,10 @@ def game_from_position(position: Position) -> Game:
     slots = list(position.slots) or [""] * options.slots
     if len(slots) != options.slots:
         raise ValueError(f"{options.slots} slots are in use with {n} seats")
-    game.slots = [[DESIGN_BY_LETTER[letter] for letter in slot] for slot in slots]
+    try:
+        game.slots = [[DESIGN_BY_LETTER[letter] for letter in slot] for slot in slots]
+    except KeyError as exc:
+        raise ValueError(f"unknown design letter {exc.args[0]!r} in the slots") from None
     if position.bag is None:
         bag = full_bag()
         for altar in game.altars:

@@ -145,12 +145,14 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
             out["solo"] = {"total": total, "band": solo_band(total)}
     else:
         decision = game.decision
-        mine = seat is not None and (seat in decision.seats)
+        # In solo one person holds both seats, so either seat's view is the owner's.
+        solo = seat is not None and game.options.solo
+        mine = seat is not None and (seat in decision.seats or solo)
         out["decision"] = (decision if mine else decision.public()).to_json()
-        if mine and seat is not None:
-            out["legal_actions"] = [a.to_json() for a in game.legal_actions(seat)]
-        elif seat is not None and game.options.solo:
+        if solo:
             out["legal_actions"] = [a.to_json() for a in game.legal_actions()]
+        elif mine and seat is not None:
+            out["legal_actions"] = [a.to_json() for a in game.legal_actions(seat)]
         else:
             out["legal_actions"] = []
     return out
