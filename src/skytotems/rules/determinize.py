@@ -86,6 +86,7 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     game.pool = [DESIGN_BY_NAME[d] for d in view["pool"]]
     game._stack = [frame_from_json(f) for f in view["machine"]]
     game.history = []
+    game.base_move = view["move"]
     game._events = None
     game._decision = None
     game._legal = {}
@@ -104,6 +105,8 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
                 raise ValueError(f"seat {s} has chosen: give its starting card")
         if "hand" in entry:
             hand = tuple(entry["hand"])
+        elif setup and entry["start_card"] is not None:  # all chose; goals stay hidden
+            hand = (entry["start_card"], *hidden.goals.get(s, ()))
         elif setup:
             hand = tuple(hidden.hands.get(s, ()))
             if len(hand) != 3:
@@ -114,6 +117,8 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
             goal_ids = [g["card"] for g in entry["goals"]]
         elif setup:
             goal_ids = [c for c in hand if c != start] if start is not None else []
+            if len(hand) != 3:
+                raise ValueError(f"seat {s}: give its 2 face-down goals")
         else:
             goal_ids = list(hidden.goals.get(s, ()))
         if len(goal_ids) != entry["goal_count"]:
@@ -130,7 +135,9 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     used = {c for g in goals for c in g} | {c for h in hands for c in h}
     used |= {c for c in start_cards if c} | {c for r in game.revealed for c in r}
     game.box = sorted(c for c in game.cards if c not in used)
-    game._advance()  # an opponent's neutral turn-end frame may need no decision here
+    # No _advance here: a `turn_end` frame stays a prompt even when the sampled goals
+    # of its seat are not met (its only legal action is then EndTurn), so the rebuilt
+    # game waits on the same seat as the view.
     return game
 
 
@@ -160,6 +167,9 @@ def sample_hidden(view: Mapping[str, Any], rng: Rng) -> Hidden:
         if "goals" in entry or "hand" in entry:
             continue
         if view["phase"] == "setup":
+            if entry["start_card"] is not None:  # every seat has chosen: it is public
+                goals[s] = [pool.pop() for _ in range(entry["goal_count"])]
+                continue
             hand = [pool.pop() for _ in range(3)]
             hands[s] = hand
             if entry["chosen"]:

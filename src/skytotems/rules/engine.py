@@ -133,6 +133,7 @@ class Game:
         self.pool: list[int] = []
         self._stack: list[Frame] = [("choose_start",)]
         self.history: list[Action] = []
+        self.base_move = 0  # moves made before `history` began (rebuilt games)
         self._events: list[Event] | None = []
         self._decision: Decision | None = None
         self._legal: dict[int, list[Action]] = {}
@@ -156,6 +157,7 @@ class Game:
         other.bag = list(self.bag)
         other.slots = [list(s) for s in self.slots]
         other.start_cards = list(self.start_cards)
+        other.hands = list(self.hands)
         other.goals = [list(g) for g in self.goals]
         other.revealed = [list(r) for r in self.revealed]
         other.box = list(self.box)

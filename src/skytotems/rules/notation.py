@@ -107,7 +107,10 @@ def _parse_grid(section: str, altar: Altar) -> None:
         if len(row) != width:
             raise NotationError(f"row {y + 1} has {len(row)} cells, the first row has {width}")
         for x, token in enumerate(row):
-            c = cell(x0 + x, y0 + y)
+            try:
+                c = cell(x0 + x, y0 + y)
+            except ValueError as exc:
+                raise NotationError(str(exc)) from None
             if token == NO_CLOUD:
                 continue
             altar.clouds.add(c)

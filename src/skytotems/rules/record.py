@@ -93,8 +93,15 @@ def replay(record: object) -> Game:
         except (MalformedAction, IllegalAction) as exc:
             raise RecordError(f"action {index} ({json.dumps(data)}) fails: {exc}") from None
     result = record.get("result")
-    if result is not None and game.is_over:
+    if result is not None:
+        if not isinstance(result, dict):
+            raise RecordError("result must be an object with the final totals")
+        if not game.is_over:
+            raise RecordError(
+                f"the record has a result but its {len(actions)} actions do not finish the "
+                "game: actions are missing"
+            )
         totals = [score_sheet(game, s).total for s in range(game.n)]
-        if isinstance(result, dict) and result.get("totals") != totals:
+        if result.get("totals") != totals:
             raise RecordError(f"the replay scores {totals}, the record says {result.get('totals')}")
     return game

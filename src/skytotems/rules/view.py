@@ -132,7 +132,7 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "seats": seats,
         "machine": [frame_json(f) for f in game._stack],
         "deck": [game.cards[c].to_json() for c in sorted(game.cards)],
-        "move": len(game.history),
+        "move": game.base_move + len(game.history),
     }
     if over:
         out["decision"] = None
