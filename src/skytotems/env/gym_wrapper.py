@@ -1,0 +1,224 @@
+"""A Gymnasium single-agent view of Sky Totems: one seat learns, the others are bots.
+
+>>> from skytotems.env import SkyTotemsGymEnv
+>>> env = SkyTotemsGymEnv(players=2, opponents="random")
+>>> observation, info = env.reset(seed=1)
+>>> int(info["action_mask"].sum()) == int(observation["action_mask"].sum())
+True
+
+Spaces, rewards and options are those of `sky_totems_v0` (observation = the learner's
+``{"observation", "action_mask"}``, ``Discrete`` actions). A step answers one decision
+of the learner, then lets the opponents answer theirs until the learner must choose
+again or the game ends; the reward (win/loss or score difference) comes with the final
+step. ``info["action_mask"]`` repeats the mask, and `action_masks()` returns it, for
+libraries that expect either. A masked-out action ends the episode with reward -1
+and ``info["illegal_action"]`` (``illegal_action="lose"``, the default, like the
+PettingZoo ``env()``), or raises ``ValueError`` (``illegal_action="raise"``).
+
+Opponents are given per seat, as one spec for all or a list for the other seats in
+clockwise order from the learner. A spec is a bot name (through
+``skytotems.bots.make_bot(name, seed)`` when that package is installed; ``"random"``
+works without it), an object with ``choose(view, legal_actions) -> Action``, or a plain
+callable ``(view, legal_actions) -> Action``. Bots see only their own seat's view and
+answer with engine actions, which need not lie inside the window.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+
+from ..rules.actions import Action
+from .encoding import DEFAULT_WINDOW
+from .sky_totems_v0 import raw_env, render_text
+
+
+class Opponent(Protocol):
+    """What the wrapper asks of a bot (the interface of ``skytotems.bots``)."""
+
+    def choose(self, view: dict[str, Any], legal_actions: list[Action]) -> Action: ...
+
+
+OpponentSpec = str | Opponent | Callable[[dict[str, Any], list[Action]], Action]
+
+
+class RandomOpponent:
+    """Uniform over the legal actions, from its own seeded generator (picklable)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], legal_actions: list[Action]) -> Action:
+        return legal_actions[self.rng.randrange(len(legal_actions))]
+
+
+def random_opponent(seed: int | None = None) -> RandomOpponent:
+    """The default opponent: uniform random over legal actions, seeded."""
+    return RandomOpponent(seed)
+
+
+class _CallableOpponent:
+    """Adapts a plain function to the `Opponent` interface."""
+
+    def __init__(self, function: Callable[[dict[str, Any], list[Action]], Action]) -> None:
+        self.function = function
+
+    def choose(self, view: dict[str, Any], legal_actions: list[Action]) -> Action:
+        return self.function(view, legal_actions)
+
+
+def resolve_opponent(spec: OpponentSpec, seed: int | None = None) -> Opponent:
+    """A bot from a name, an object with `choose`, or a callable (see the module doc)."""
+    if isinstance(spec, str):
+        try:
+            from ..bots import make_bot
+
+            bot: Opponent = make_bot(spec, 0 if seed is None else seed)
+        except ImportError:  # skytotems.bots missing or incomplete: "random" still works
+            if spec == "random":
+                return RandomOpponent(seed)
+            raise ValueError(
+                f"bot {spec!r}: bot names other than 'random' need skytotems.bots"
+            ) from None
+        return bot
+    if hasattr(spec, "choose"):
+        return spec
+    if callable(spec):
+        return _CallableOpponent(spec)
+    raise TypeError(f"an opponent is a bot name, an object with choose(), or a callable: {spec!r}")
+
+
+class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One learning seat against bots (see the module docstring).
+
+    `learner_seat` is a seat number or ``"random"`` (drawn at each reset);
+    `illegal_action` is ``"lose"`` or ``"raise"`` (module docstring); the other keyword
+    arguments are those of ``sky_totems_v0.raw_env``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        learner_seat: int | str = 0,
+        players: int = 2,
+        totems: str = "beginner",
+        tie_break: str = "bga",
+        reward: str = "win_loss",
+        window: int = DEFAULT_WINDOW,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self._lost_by_illegal = False
+        self.aec = raw_env(
+            players=players, totems=totems, tie_break=tie_break, reward=reward, window=window
+        )
+        if learner_seat != "random" and (
+            not isinstance(learner_seat, int) or not 0 <= learner_seat < players
+        ):
+            raise ValueError(f"learner_seat must be 0..{players - 1} or 'random'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.players = players
+        self.learner_choice = learner_seat
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != players - 1:
+                raise ValueError(f"give one opponent, or {players - 1} (one per other seat)")
+            self.opponent_specs: list[OpponentSpec] = list(opponents)
+        else:
+            self.opponent_specs = [opponents] * (players - 1)
+        for spec in self.opponent_specs:
+            if not (isinstance(spec, str) or hasattr(spec, "choose") or callable(spec)):
+                raise TypeError(f"not an opponent: {spec!r}")
+        first = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_spaces[first]
+        self.action_space = self.aec.action_spaces[first]
+        self.learner_seat = 0 if learner_seat == "random" else int(learner_seat)
+        self.opponents: dict[int, Opponent] = {}
+
+    @property
+    def learner(self) -> str:
+        """The learning agent's name in the AEC environment."""
+        return self.aec.possible_agents[self.learner_seat]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self._lost_by_illegal = False
+        rng = self.np_random
+        if self.learner_choice == "random":
+            self.learner_seat = int(rng.integers(self.players))
+        self.aec.reset(seed=int(rng.integers(0, 2**63 - 1)), options=options)
+        self.opponents = {}
+        for k, spec in enumerate(self.opponent_specs):
+            seat = (self.learner_seat + 1 + k) % self.players
+            self.opponents[seat] = resolve_opponent(spec, int(rng.integers(0, 2**31 - 1)))
+        self._play_opponents()
+        observation = self.aec.observe(self.learner)
+        return observation, self._info(observation)
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.aec.agent_selection != self.learner or self._over() or self._lost_by_illegal:
+            raise RuntimeError("the episode is over: call reset()")
+        if self.illegal_action == "lose" and int(action) not in self.aec.index_map(self.learner):
+            self._lost_by_illegal = True
+            observation = self.aec.observe(self.learner)
+            info = self._info(observation)
+            info["illegal_action"] = True
+            return observation, -1.0, True, False, info
+        self.aec.step(action)
+        self._play_opponents()
+        observation = self.aec.observe(self.learner)
+        reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
+        terminated = self._over()
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, False, self._info(observation)
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's current action mask (for maskable-policy libraries)."""
+        mask: np.ndarray = self.aec.codec.mask(self.aec.index_map(self.learner))
+        return mask
+
+    def render(self) -> str | None:
+        from ..rules.view import view
+
+        text = render_text(view(self.aec._require_game(), None))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ helpers
+
+    def _over(self) -> bool:
+        return self.aec._require_game().is_over
+
+    def _play_opponents(self) -> None:
+        aec = self.aec
+        game = aec._require_game()
+        while not game.is_over and aec.agent_selection != self.learner:
+            agent = aec.agent_selection
+            seat = aec.agent_name_mapping[agent]
+            action = self.opponents[seat].choose(aec.seat_view(agent), game.legal_actions(seat))
+            aec.step_action(action)
+
+    def _info(self, observation: Mapping[str, Any]) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "action_mask": observation["action_mask"],
+            "seat": self.learner_seat,
+        }
+        info.update(self.aec.infos.get(self.learner, {}))
+        return info
