@@ -1,7 +1,7 @@
 """The `skytotems` command line: a click group and its commands.
 
 Each command lives in its own module; adding one is one import and one entry in
-`COMMANDS` (arena and solo come next, from `skytotems.cli.arena` / `.solo`).
+`COMMANDS`.
 Machine-readable output (`--json`) is the last line of stdout; progress and
 warnings go to stderr, so `... --json | tail -n 1` is always the result.
 """
@@ -13,15 +13,16 @@ import click
 from .. import __version__
 from .bench import bench
 from .play import play
+from .serve import serve
 from .sim import sim
 
-COMMANDS: tuple[click.Command, ...] = (play, sim, bench)
+COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="skytotems")
 def cli() -> None:
-    """Sky Totems: play in the terminal, simulate random games, measure the engine."""
+    """Sky Totems: serve the browser game, play in the terminal, simulate, measure."""
 
 
 for _command in COMMANDS:

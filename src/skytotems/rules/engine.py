@@ -260,6 +260,15 @@ class Game:
     def card(self, card_id: str) -> Card:
         return self.cards[card_id]
 
+    def deck_json(self) -> list[dict[str, Any]]:
+        """The cards in play in their JSON form, sorted by id (computed once per game;
+        shared between views, so treat it as read-only)."""
+        cached: list[dict[str, Any]] | None = self.__dict__.get("_deck_json")
+        if cached is None:
+            cached = [self.cards[c].to_json() for c in sorted(self.cards)]
+            self.__dict__["_deck_json"] = cached
+        return cached
+
     # ----------------------------------------------------------------- applying
 
     def apply(self, action: Action) -> list[Event]:

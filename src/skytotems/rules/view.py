@@ -79,8 +79,12 @@ def frame_from_json(data: list[Any]) -> Frame:
     return tuple(data)
 
 
-def view(game: Game, seat: int | None) -> dict[str, Any]:
-    """What `seat` (None: a spectator) may know now, as a JSON-serialisable dict."""
+def view(game: Game, seat: int | None, include_deck: bool = True) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may know now, as a JSON-serialisable dict.
+
+    `include_deck=False` leaves out the card definitions (static for a game), which a
+    server sends once rather than with every update.
+    """
     over = game.phase == "over"
     all_chosen = all(c is not None for c in game.start_cards)
     seats = []
@@ -131,9 +135,10 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "altars": [altar_json(a) for a in game.altars],
         "seats": seats,
         "machine": [frame_json(f) for f in game._stack],
-        "deck": [game.cards[c].to_json() for c in sorted(game.cards)],
         "move": game.base_move + len(game.history),
     }
+    if include_deck:
+        out["deck"] = game.deck_json()
     if over:
         out["decision"] = None
         out["legal_actions"] = []

@@ -1,0 +1,222 @@
+"""The ASGI app: HTTP for the lobby, records and API; a WebSocket per table for play.
+
+`create_app(settings)` builds everything inside an explicit lifespan: the database is
+migrated, the writer thread started, every unfinished table reloaded from its log
+(its bots and clocks resume), and all of it is stopped cleanly at shutdown. Nothing
+happens at import time. The OpenAPI description is served at /api/openapi.json (and
+browsable at /api/docs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Header, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+
+from skytotems import view
+
+from . import store
+from .bots import BotPool
+from .hub import Hub, RawSocket, serve_socket
+from .hub import __doc__ as PROTOCOL_DOC
+from .schemas import (
+    CreatedTable,
+    CreateTable,
+    Health,
+    Joined,
+    JoinTable,
+    SeatToken,
+    TableList,
+    TableSummary,
+)
+from .settings import Settings
+from .tables import ServiceError, Table, TableService
+
+DESCRIPTION = (
+    "HTTP API of the Sky Totems server: create and join tables, read views, records "
+    "and statistics. Play happens on the WebSocket `/ws/tables/{table_id}` (not listed "
+    "below, as OpenAPI describes HTTP only):\n\n```\n" + (PROTOCOL_DOC or "") + "\n```"
+)
+
+
+@dataclass
+class Runtime:
+    """What the lifespan starts and the routes use."""
+
+    settings: Settings
+    service: TableService
+    hub: Hub
+
+
+class SkyTotemsApp(FastAPI):
+    """The FastAPI app, except that table sockets go straight to the hub.
+
+    Play is the hot path (every move arrives and leaves there), so `/ws/tables/{id}`
+    skips the HTTP middleware stack: fewer layers per message and fewer objects per
+    open socket for the garbage collector to walk.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            parts = scope["path"].split("/")
+            if len(parts) == 4 and parts[:3] == ["", "ws", "tables"] and parts[3]:
+                rt: Runtime = self.state.runtime
+                await serve_socket(
+                    RawSocket(receive, send),
+                    parts[3],
+                    rt.service,
+                    rt.hub,
+                    rt.settings.max_message_bytes,
+                )
+                return
+        await super().__call__(scope, receive, send)
+
+
+def _runtime(request: Request) -> Runtime:
+    rt: Runtime = request.app.state.runtime
+    return rt
+
+
+Rt = Annotated[Runtime, Depends(_runtime)]
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ServiceError("bad_token", "use the header Authorization: Bearer <token>", 401)
+    return token
+
+
+def _seat_of(table: Table, token: str | None) -> int | None:
+    if token is None:
+        return None
+    player = table.player_by_token(token)
+    if player is None:
+        raise ServiceError("bad_token", "this token opens no seat here", 403)
+    return player
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app for `settings` (defaults: SQLite file skytotems.db here)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = store.make_engine(settings.db_url, settings.sqlite_synchronous)
+        await asyncio.to_thread(store.migrate, engine)
+        writer = store.Writer(engine)
+        writer.start(asyncio.get_running_loop())
+        hub = Hub(settings.send_queue_limit)
+        bots = BotPool(settings.bot_workers)
+        service = TableService(settings, engine, writer, bots, hub)
+        app.state.runtime = Runtime(settings, service, hub)
+        await service.start()
+        # what exists now lives as long as the server: keep it out of every later
+        # full garbage collection (the cost of those grows with what they walk)
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await service.close()
+            await asyncio.to_thread(writer.stop)
+            bots.shutdown()
+            engine.dispose()
+
+    app = SkyTotemsApp(
+        title="Sky Totems server",
+        version="1",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
+
+    @app.get("/api/health", response_model=Health, tags=["server"])
+    async def health(rt: Rt) -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "tables_in_memory": len(rt.service.active) + len(rt.service.finished),
+            "connections": rt.hub.connections,
+        }
+
+    @app.post("/api/tables", response_model=CreatedTable, status_code=201, tags=["tables"])
+    async def create_table(body: CreateTable, rt: Rt) -> dict[str, Any]:
+        """Create a table. Each human seat gets a secret token: its invite link."""
+        table, tokens = await rt.service.create(
+            body.options.model_dump(), [s.model_dump() for s in body.seats], body.clock
+        )
+        return {
+            "table": table.summary(),
+            "tokens": [SeatToken(player=p, token=t) for p, t in tokens],
+        }
+
+    @app.get("/api/tables", response_model=TableList, tags=["tables"])
+    async def lobby(
+        rt: Rt, status: Literal["open", "finished"] = "open", limit: int = 50
+    ) -> dict[str, Any]:
+        """Tables by status: open (waiting or playing, from memory) or finished (records)."""
+        limit = max(1, min(limit, 200))
+        if status == "finished":
+            return {"tables": await rt.service.finished_list(limit)}
+        tables = sorted(rt.service.active.values(), key=lambda t: -t.created_ms)[:limit]
+        return {"tables": [t.summary() for t in tables]}
+
+    @app.get("/api/tables/{table_id}", response_model=TableSummary, tags=["tables"])
+    async def table_summary(table_id: str, rt: Rt) -> dict[str, Any]:
+        return (await rt.service.get(table_id)).summary()
+
+    @app.post("/api/tables/{table_id}/join", response_model=Joined, tags=["tables"])
+    async def join_table(table_id: str, body: JoinTable, rt: Rt) -> dict[str, Any]:
+        """Take the first open seat of a table; the token returned opens that seat."""
+        table, player, token = await rt.service.join(table_id, body.name)
+        return {"table": table.summary(), "player": player, "token": token}
+
+    @app.get("/api/tables/{table_id}/view", tags=["tables"])
+    async def table_view(
+        table_id: str, rt: Rt, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The view of the token's seat (no token: the spectator's), with `seq`."""
+        table = await rt.service.get(table_id)
+        player = _seat_of(table, _bearer(authorization))
+        return {
+            "seq": table.seq,
+            "player": player,
+            "view": view(table.game, table.view_seat(player)),
+        }
+
+    @app.get("/api/tables/{table_id}/record", tags=["records"])
+    async def table_record(table_id: str, rt: Rt) -> dict[str, Any]:
+        """The engine's JSON record (with the seed): only once the game is over."""
+        return rt.service.record(await rt.service.get(table_id))
+
+    @app.get("/api/tables/{table_id}/replay/{move}", tags=["records"])
+    async def table_replay(table_id: str, move: int, rt: Rt) -> dict[str, Any]:
+        """A finished game after `move` effective actions: {move, moves, action, events,
+        view} (the spectator's view; events filtered likewise)."""
+        return rt.service.replay_step(await rt.service.get(table_id), move)
+
+    @app.get("/api/tables/{table_id}/stats", tags=["records"])
+    async def table_stats(table_id: str, rt: Rt) -> dict[str, Any]:
+        """Per player: totems by kind, pedestals, clouds, cards, points by source."""
+        table = await rt.service.get(table_id)
+        return {"table": table.summary(), "players": rt.service.stats(table)}
+
+    if settings.static_dir is not None and settings.static_dir.is_dir():
+        app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="web")
+    return app

@@ -1,0 +1,357 @@
+"""WebSocket connections: per-seat views and filtered events fanned out after each change.
+
+Protocol (JSON text frames; `seq` counts the table's log entries, undo entries included):
+
+client → server
+  {"type": "hello", "token": "<seat token>" | null, "seq": <last seq seen> | null}
+  {"type": "act", "id": <any>, "seq": <last seq seen>, "action": {<engine action>}}
+  {"type": "undo", "id": <any>, "seq": <last seq seen>, "to": "last" | "turn"}
+  {"type": "takeover", "id": <any>, "player": <player whose time ran out>}
+  {"type": "ping", "id": <any>}
+
+server → client
+  {"type": "welcome", "table": {...summary}, "player": n | null, "seats": [...],
+   "deck": {...deck file...}, "protocol": 1}
+  {"type": "state", "seq": n, "status": ..., "player": n | null, "view": {...},
+   "events": [...], "clocks": {...} | null, "undo": {"last": b, "turn": b},
+   "reset": true (only after an undo or when the events since `seq` are gone),
+   "ack": <id> (only to the connection whose message caused it)}
+  {"type": "error", "code": "...", "message": "...", "id": <id>}
+  {"type": "done", "id": <id>}     (a take-over was made; everyone gets the new state)
+  {"type": "pong", "id": <id>}
+
+The `view` is `skytotems.view(game, seat)` without its `deck` (sent once, in welcome).
+Events are the engine's, filtered for the seat by `events_for`, followed by the server's
+own (player_joined, undone, time_out, taken_over). A connection resumes by sending
+the last seq it saw in hello: it gets the events it missed, or `reset` and the view.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+import orjson
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from skytotems import Event, events_for, view
+
+from .schemas import CLIENT_MESSAGE, Act, Hello, Ping, Takeover, Undo
+from .store import now_ms
+
+if TYPE_CHECKING:
+    from .tables import Table, TableService
+
+log = logging.getLogger("skytotems.server")
+PROTOCOL = 1
+HELLO_TIMEOUT_S = 30.0
+
+
+Message = MutableMapping[str, Any]
+
+
+class Socket(Protocol):
+    """The WebSocket calls the hub makes (Starlette's WebSocket has them too)."""
+
+    async def accept(self) -> None: ...
+    async def receive(self) -> Message: ...
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000) -> None: ...
+
+
+class RawSocket:
+    """A WebSocket straight on the ASGI server's receive/send, with no middleware between:
+    the play path of every move, kept short."""
+
+    __slots__ = ("_receive", "_send", "closed")
+
+    def __init__(
+        self,
+        receive: Callable[[], Awaitable[Message]],
+        send: Callable[[Message], Awaitable[None]],
+    ) -> None:
+        self._receive = receive
+        self._send = send
+        self.closed = False
+
+    async def accept(self) -> None:
+        message = await self._receive()
+        if message["type"] != "websocket.connect":
+            raise WebSocketDisconnect()
+        await self._send({"type": "websocket.accept"})
+
+    async def receive(self) -> Message:
+        message = await self._receive()
+        if message["type"] == "websocket.disconnect":
+            self.closed = True
+        return message
+
+    async def send_text(self, data: str) -> None:
+        await self._send({"type": "websocket.send", "text": data})
+
+    async def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed = True
+            await self._send({"type": "websocket.close", "code": code})
+
+
+class Conn:
+    """One open socket: which table and player it watches, and its outgoing queue.
+
+    A queue per socket keeps each client's messages in order while a slow client
+    never holds up the others; one that falls too far behind is closed and resumes.
+    """
+
+    __slots__ = ("closing", "limit", "player", "queue", "sender", "table_id", "ws")
+
+    def __init__(self, ws: Socket, table_id: str, player: int | None, limit: int) -> None:
+        self.ws = ws
+        self.table_id = table_id
+        self.player = player
+        self.limit = limit
+        self.closing = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.sender = asyncio.create_task(self._send_loop())
+
+    def send(self, data: bytes) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close()
+            return
+        self.queue.put_nowait(data.decode())
+
+    def close(self) -> None:
+        if not self.closing:
+            self.closing = True
+            self.queue.put_nowait(None)
+
+    async def _send_loop(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+        except Exception:  # the peer went away: the receive loop notices
+            pass
+        finally:
+            self.closing = True
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1013)
+
+
+class Hub:
+    """Every open socket, grouped by table."""
+
+    def __init__(self, send_queue_limit: int = 256) -> None:
+        self.rooms: dict[str, set[Conn]] = {}
+        self.send_queue_limit = send_queue_limit
+        self._decks: dict[str, dict[str, Any]] = {}
+
+    def deck_json(self, table: Table) -> dict[str, Any]:
+        """The table's deck file, serialised once per deck (it is in every welcome)."""
+        data = self._decks.get(table.deck_id)
+        if data is None:
+            data = self._decks[table.deck_id] = table.deck.to_json()
+        return data
+
+    @property
+    def connections(self) -> int:
+        return sum(len(r) for r in self.rooms.values())
+
+    def attach(self, conn: Conn) -> None:
+        self.rooms.setdefault(conn.table_id, set()).add(conn)
+
+    def detach(self, conn: Conn) -> None:
+        room = self.rooms.get(conn.table_id)
+        if room is not None:
+            room.discard(conn)
+            if not room:
+                del self.rooms[conn.table_id]
+        conn.close()
+
+    def publish(
+        self,
+        table: Table,
+        events: list[Event],
+        server_events: list[dict[str, Any]],
+        ack: tuple[Conn | None, Any] | None = None,
+        reset: bool = False,
+    ) -> None:
+        """Send every socket of `table` its own state message (views computed once each)."""
+        room = self.rooms.get(table.id)
+        if not room:
+            return
+        groups: dict[int | None, list[Conn]] = {}
+        for conn in room:
+            groups.setdefault(conn.player, []).append(conn)
+        now = now_ms()
+        for player, conns in groups.items():
+            data = orjson.dumps(state_message(table, player, events, server_events, reset, now))
+            for conn in conns:
+                if ack is not None and conn is ack[0]:
+                    conn.send(with_ack(data, ack[1]))
+                else:
+                    conn.send(data)
+
+
+def with_ack(data: bytes, msg_id: Any) -> bytes:
+    """`data` (a JSON object) with an "ack" field first, without serialising it again."""
+    return b'{"ack":' + orjson.dumps(msg_id) + b"," + data[1:]
+
+
+def state_message(
+    table: Table,
+    player: int | None,
+    events: list[Event] | None,
+    server_events: list[dict[str, Any]],
+    reset: bool,
+    now: int,
+) -> dict[str, Any]:
+    """What `player` (None: a spectator) is sent after a change."""
+    game = table.game
+    seat = table.view_seat(player)
+    seen = view(game, seat, include_deck=False)
+    out: dict[str, Any] = {
+        "type": "state",
+        "seq": table.seq,
+        "status": table.status,
+        "player": player,
+        "view": seen,
+        "events": [e.to_json() for e in events_for(events or [], seat, game.options.solo)]
+        + server_events,
+        "clocks": table.clocks.public(now) if table.clocks is not None else None,
+    }
+    if player is not None:
+        floor = table.undo_floor(player)
+        out["undo"] = {"last": floor is not None, "turn": floor is not None}
+    if reset or events is None:
+        out["reset"] = True
+    return out
+
+
+def error_message(code: str, message: str, msg_id: Any = None) -> bytes:
+    return orjson.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
+
+
+async def serve_socket(
+    ws: Socket, table_id: str, service: TableService, hub: Hub, max_bytes: int
+) -> None:
+    """One client's socket: hello, then actions until it closes."""
+    from .tables import ServiceError
+
+    await ws.accept()
+    try:
+        table = await service.get(table_id)
+        hello = await _read_hello(ws, max_bytes)
+    except ServiceError as exc:
+        await ws.send_text(error_message(exc.code, exc.message).decode())
+        await ws.close(code=4404 if exc.status == 404 else 4400)
+        return
+    except (WebSocketDisconnect, TimeoutError):
+        return
+    player: int | None = None
+    if hello.token is not None:
+        player = table.player_by_token(hello.token)
+        if player is None:
+            await ws.send_text(error_message("bad_token", "this token opens no seat here").decode())
+            await ws.close(code=4403)
+            return
+    conn = Conn(ws, table.id, player, hub.send_queue_limit)
+    # attach and send the first state with no await between: no update can slip by
+    hub.attach(conn)
+    conn.send(
+        orjson.dumps(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL,
+                "table": table.summary(),
+                "player": player,
+                "seats": list(table.engine_seats(player)) if player is not None else [],
+                "deck": hub.deck_json(table),
+            }
+        )
+    )
+    missed = table.events_since(hello.seq) if hello.seq is not None else []
+    conn.send(orjson.dumps(state_message(table, player, missed, [], False, now_ms())))
+    try:
+        await _receive_loop(ws, conn, table_id, service, max_bytes)
+    finally:
+        hub.detach(conn)
+
+
+async def _read_hello(ws: Socket, max_bytes: int) -> Hello:
+    from .tables import ServiceError
+
+    text = await asyncio.wait_for(_receive_text(ws), HELLO_TIMEOUT_S)
+    if text is None:
+        raise WebSocketDisconnect()
+    message = _parse(text, max_bytes)
+    if not isinstance(message, Hello):
+        raise ServiceError("hello_first", "the first message must be a hello")
+    return message
+
+
+async def _receive_text(ws: Socket) -> str | None:
+    """The next text (or UTF-8 bytes) frame, or None once the socket is closed."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        raw = message.get("bytes") or b""
+        text = raw.decode("utf-8", errors="replace")
+    return str(text)
+
+
+def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping:
+    from .tables import ServiceError
+
+    if len(text) > max_bytes or (4 * len(text) > max_bytes and len(text.encode()) > max_bytes):
+        raise ServiceError("oversized", f"messages are limited to {max_bytes} bytes")
+    try:
+        return CLIENT_MESSAGE.validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ServiceError(
+            "malformed", f"{where}: {first['msg']}" if where else first["msg"]
+        ) from None
+
+
+async def _receive_loop(
+    ws: Socket, conn: Conn, table_id: str, service: TableService, max_bytes: int
+) -> None:
+    from .tables import ServiceError
+
+    while True:
+        try:
+            text = await _receive_text(ws)
+        except WebSocketDisconnect:
+            return
+        if text is None:
+            return
+        msg_id: Any = None
+        try:
+            message = _parse(text, max_bytes)
+            msg_id = getattr(message, "id", None)
+            table = await service.get(table_id)
+            if isinstance(message, Ping):
+                conn.send(orjson.dumps({"type": "pong", "id": msg_id}))
+                continue
+            if isinstance(message, Hello):
+                raise ServiceError("hello_again", "this socket has already said hello")
+            player = conn.player
+            if player is None:
+                raise ServiceError("spectator", "a spectator cannot play; join a seat")
+            if isinstance(message, Act):
+                await service.act(table, player, message.seq, message.action, conn, msg_id)
+            elif isinstance(message, Undo):
+                await service.undo(table, player, message.seq, message.to, conn, msg_id)
+            else:
+                await service.takeover(table, player, message.player)
+                conn.send(orjson.dumps({"type": "done", "id": msg_id}))
+        except ServiceError as exc:
+            conn.send(error_message(exc.code, exc.message, msg_id))

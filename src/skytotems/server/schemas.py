@@ -1,0 +1,157 @@
+"""Pydantic models: every HTTP body and every WebSocket message from a client is one.
+
+Anything that does not fit (unknown field, wrong type, too long) is refused before it
+reaches the table service. Actions themselves are checked by the engine's own reader
+(`action_from_json`) and then by the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .bots import BOT_LEVELS
+from .clocks import CLOCK_MODES
+
+ClockName = Literal["none", "fast", "normal", "slow", "24h", "72h"]
+BotLevel = Literal["random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard", "mcts"]
+assert set(ClockName.__args__) == set(CLOCK_MODES)  # type: ignore[attr-defined]
+assert set(BotLevel.__args__) == set(BOT_LEVELS)  # type: ignore[attr-defined]
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+Token = Annotated[str, Field(min_length=8, max_length=128)]
+MessageId = Annotated[int | Annotated[str, Field(max_length=64)] | None, Field(default=None)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ------------------------------------------------------------------------ HTTP
+
+
+class OptionsIn(Strict):
+    """Game options (RULES.md §10): players 1 (solo) to 4, totem set, tie-break."""
+
+    players: int = Field(2, ge=1, le=4)
+    totems: str = Field("beginner", max_length=80)
+    tie_break: Literal["bga", "rulebook"] = "bga"
+
+
+class SeatIn(Strict):
+    """One player: a human (gets a token), a bot of a level, or a seat left open to join."""
+
+    type: Literal["human", "bot", "open"] = "human"
+    name: Name | None = None
+    level: BotLevel | None = None
+
+
+class CreateTable(Strict):
+    """A new table. `seats` lists the players in seat order (one in solo)."""
+
+    options: OptionsIn = Field(default_factory=lambda: OptionsIn.model_validate({}))
+    seats: list[SeatIn] = Field(min_length=1, max_length=4)
+    clock: ClockName = "none"
+
+
+class SeatOut(BaseModel):
+    player: int
+    name: str
+    kind: Literal["human", "bot", "open"]
+    level: str | None = None
+
+
+class TableSummary(BaseModel):
+    """Public facts about a table (no seed, no hidden card)."""
+
+    id: str
+    options: dict[str, Any]
+    status: Literal["waiting", "playing", "finished"]
+    clock: ClockName
+    seats: list[SeatOut]
+    seq: int | None = None
+    move: int | None = None
+    created_ms: int
+    finished_ms: int | None = None
+    result: dict[str, Any] | None = None
+
+
+class SeatToken(BaseModel):
+    """A seat's secret token: the invite link of that seat and nothing else."""
+
+    player: int
+    token: str
+
+
+class CreatedTable(BaseModel):
+    table: TableSummary
+    tokens: list[SeatToken]
+
+
+class JoinTable(Strict):
+    name: Name
+
+
+class Joined(BaseModel):
+    table: TableSummary
+    player: int
+    token: str
+
+
+class TableList(BaseModel):
+    tables: list[TableSummary]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    tables_in_memory: int
+    connections: int
+
+
+# ------------------------------------------------------------------- WebSocket
+
+
+class Hello(Strict):
+    """First message on a socket: a seat token (none: spectator) and the last seq seen."""
+
+    type: Literal["hello"]
+    token: Token | None = None
+    seq: int | None = Field(None, ge=0)
+
+
+class Act(Strict):
+    """Play `action` (engine wire format) on the state numbered `seq`."""
+
+    type: Literal["act"]
+    id: MessageId
+    seq: int = Field(ge=0)
+    action: dict[str, Any]
+
+
+class Undo(Strict):
+    """Undo the last action, or restart the turn (back to the last revealing point)."""
+
+    type: Literal["undo"]
+    id: MessageId
+    seq: int = Field(ge=0)
+    to: Literal["last", "turn"] = "last"
+
+
+class Takeover(Strict):
+    """Ask for a bot to play `player`, whose time has run out."""
+
+    type: Literal["takeover"]
+    id: MessageId
+    player: int = Field(ge=0, le=3)
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+    id: MessageId
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Takeover | Ping, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Takeover | Ping] = TypeAdapter(
+    ClientMessage  # type: ignore[arg-type]
+)

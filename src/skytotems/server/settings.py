@@ -1,0 +1,55 @@
+"""Server settings: one immutable value built by the CLI, the tests or the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_DB_URL = "sqlite:///skytotems.db"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the app needs to start; nothing here is read at import time.
+
+    `clock_scale` multiplies every clock length (1.0 in production; tests and demos
+    shrink three minutes to a fraction of a second). `takeover_level` is the bot that
+    takes over a seat whose time ran out (RULES of the table service: mcts-medium).
+    `sqlite_synchronous` is SQLite's durability: NORMAL (the default, with WAL) keeps
+    every committed action through a crash or kill -9 of the server; FULL also through
+    a power cut, at the price of one fsync per group commit.
+    """
+
+    db_url: str = DEFAULT_DB_URL
+    static_dir: Path | None = field(default_factory=lambda: STATIC_DIR)
+    bot_workers: int = 1
+    bot_delay_ms: int = 0
+    clock_scale: float = 1.0
+    takeover_level: str = "mcts-medium"
+    max_message_bytes: int = 8192
+    send_queue_limit: int = 256
+    sqlite_synchronous: str = "NORMAL"
+    finished_cache_size: int = 64
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Settings from SKYTOTEMS_* environment variables, then explicit overrides."""
+        env = os.environ
+        settings = cls()
+        values: dict[str, object] = {}
+        if "SKYTOTEMS_DB" in env:
+            values["db_url"] = env["SKYTOTEMS_DB"]
+        if "SKYTOTEMS_BOT_WORKERS" in env:
+            values["bot_workers"] = int(env["SKYTOTEMS_BOT_WORKERS"])
+        if "SKYTOTEMS_BOT_DELAY_MS" in env:
+            values["bot_delay_ms"] = int(env["SKYTOTEMS_BOT_DELAY_MS"])
+        if "SKYTOTEMS_CLOCK_SCALE" in env:
+            values["clock_scale"] = float(env["SKYTOTEMS_CLOCK_SCALE"])
+        if "SKYTOTEMS_TAKEOVER_LEVEL" in env:
+            values["takeover_level"] = env["SKYTOTEMS_TAKEOVER_LEVEL"]
+        if "SKYTOTEMS_SQLITE_SYNCHRONOUS" in env:
+            values["sqlite_synchronous"] = env["SKYTOTEMS_SQLITE_SYNCHRONOUS"].upper()
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return replace(settings, **values)  # type: ignore[arg-type]

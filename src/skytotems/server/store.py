@@ -1,0 +1,383 @@
+"""Storage: SQLAlchemy 2 models, repository functions and the group-commit writer.
+
+The action log is append-only with a unique ``(table_id, seq)``; the game in memory is
+a cache rebuilt from it. Nothing here is tied to SQLite: the only dialect-specific code
+is the pragma hook that turns on WAL for SQLite files, so PostgreSQL needs no change.
+
+Writes go through one `Writer` thread. It drains every queued write into one
+transaction (a group commit), so many tables moving at once cost one commit, and it
+resolves each caller's future only after that commit: an action is acknowledged only
+once it is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import orjson
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Connection,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# BigInteger ids autoincrement on every database; SQLite only does so for INTEGER.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    """Metadata shared by the models and the migrations."""
+
+
+class DeckRow(Base):
+    """A deck file, stored once and shared by every table that played it (by hash)."""
+
+    __tablename__ = "decks"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class TableRow(Base):
+    """A table: its options, the secret seed, status and clocks (the log is apart)."""
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    deck_id: Mapped[str] = mapped_column(ForeignKey("decks.id"))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    clock: Mapped[str] = mapped_column(String(16))
+    clocks: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    stats: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class SeatRow(Base):
+    """A player at a table: a human (with the hash of its secret token), a bot, or open."""
+
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    """One entry of a table's append-only log: an action or an undo."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_actions_table_seq"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+TABLES = cast(Table, TableRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
+DECKS = cast(Table, DeckRow.__table__)
+
+
+def now_ms() -> int:
+    """Wall-clock milliseconds, the unit of every stored time."""
+    return int(time.time() * 1000)
+
+
+def deck_id(data: dict[str, Any]) -> str:
+    """A deck's id: the hash of its canonical JSON."""
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
+    """An engine for `url`; SQLite files get WAL so readers never block the writer."""
+    engine = create_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads)
+    if engine.dialect.name == "sqlite":
+        mode = sqlite_synchronous.upper()
+        if mode not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"unknown SQLite synchronous mode {sqlite_synchronous!r}")
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA synchronous={mode}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database to the newest schema with Alembic (run at every start)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+# ------------------------------------------------------------------ repository
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """Everything stored about one table, as read back to rebuild its cache."""
+
+    row: dict[str, Any]
+    deck: dict[str, Any]
+    seats: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+
+
+def save_deck(conn: Connection, data: dict[str, Any]) -> str:
+    """Store a deck unless it is there already; return its id."""
+    key = deck_id(data)
+    if conn.execute(select(DECKS.c.id).where(DECKS.c.id == key)).first() is None:
+        conn.execute(insert(DECKS).values(id=key, data=data))
+    return key
+
+
+def insert_table(conn: Connection, row: dict[str, Any], seats: Sequence[dict[str, Any]]) -> None:
+    """A new table and its seats."""
+    conn.execute(insert(TABLES).values(**row))
+    conn.execute(insert(SEATS), [dict(s, table_id=row["id"]) for s in seats])
+
+
+def update_table(conn: Connection, table_id: str, **values: Any) -> None:
+    conn.execute(update(TABLES).where(TABLES.c.id == table_id).values(**values))
+
+
+def update_seat(conn: Connection, table_id: str, player: int, **values: Any) -> None:
+    conn.execute(
+        update(SEATS).where(SEATS.c.table_id == table_id, SEATS.c.player == player).values(**values)
+    )
+
+
+def load_table(conn: Connection, table_id: str) -> StoredTable | None:
+    """One table with its seats and its whole log, or None."""
+    row = conn.execute(select(TABLES).where(TABLES.c.id == table_id)).mappings().first()
+    if row is None:
+        return None
+    return _complete(conn, dict(row))
+
+
+def load_tables(conn: Connection, statuses: Iterable[str]) -> list[StoredTable]:
+    """Every table in one of `statuses` (the server reloads the unfinished ones at start)."""
+    rows = conn.execute(
+        select(TABLES).where(TABLES.c.status.in_(list(statuses))).order_by(TABLES.c.created_ms)
+    ).mappings()
+    return [_complete(conn, dict(r)) for r in rows.all()]
+
+
+def list_tables(conn: Connection, status: str, limit: int) -> list[dict[str, Any]]:
+    """Newest tables of a status with their seats, for the lobby and the records list."""
+    rows = (
+        conn.execute(
+            select(
+                TABLES.c.id,
+                TABLES.c.options,
+                TABLES.c.status,
+                TABLES.c.clock,
+                TABLES.c.created_ms,
+                TABLES.c.finished_ms,
+                TABLES.c.result,
+            )
+            .where(TABLES.c.status == status)
+            .order_by(TABLES.c.created_ms.desc())
+            .limit(limit)
+        )
+        .mappings()
+        .all()
+    )
+    out = []
+    for r in rows:
+        seats = (
+            conn.execute(
+                select(SEATS.c.player, SEATS.c.name, SEATS.c.kind, SEATS.c.level)
+                .where(SEATS.c.table_id == r["id"])
+                .order_by(SEATS.c.player)
+            )
+            .mappings()
+            .all()
+        )
+        out.append(dict(r, seats=[dict(s) for s in seats]))
+    return out
+
+
+def _complete(conn: Connection, row: dict[str, Any]) -> StoredTable:
+    deck: dict[str, Any] = conn.execute(
+        select(DECKS.c.data).where(DECKS.c.id == row["deck_id"])
+    ).scalar_one()
+    seats = (
+        conn.execute(select(SEATS).where(SEATS.c.table_id == row["id"]).order_by(SEATS.c.player))
+        .mappings()
+        .all()
+    )
+    entries = (
+        conn.execute(
+            select(ACTIONS.c.seq, ACTIONS.c.player, ACTIONS.c.kind, ACTIONS.c.data, ACTIONS.c.at_ms)
+            .where(ACTIONS.c.table_id == row["id"])
+            .order_by(ACTIONS.c.seq)
+        )
+        .mappings()
+        .all()
+    )
+    return StoredTable(row, deck, [dict(s) for s in seats], [dict(e) for e in entries])
+
+
+# ---------------------------------------------------------------------- writer
+
+_STOP = object()
+INSERT_ENTRY = insert(ACTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One unit of work: log entries to append, then an optional function of the connection."""
+
+    entries: tuple[dict[str, Any], ...] = ()
+    fn: Callable[[Connection], Any] | None = None
+
+
+class Writer:
+    """One thread that commits queued writes in groups and resolves futures after commit.
+
+    Every write queued while a commit runs joins the next transaction; log entries of
+    consecutive writes go in one multi-row insert (the lean path of a busy server). If a
+    group fails, each write is retried in its own transaction so one bad write cannot
+    sink the others.
+    """
+
+    def __init__(self, engine: Engine, max_group: int = 512) -> None:
+        self.engine = engine
+        self.max_group = max_group
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="skytotems-writer", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.commits = 0
+        self.writes = 0
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._thread.start()
+
+    def submit(self, write: Write) -> asyncio.Future[Any]:
+        """Queue a write; the future resolves once it is committed (or fails)."""
+        assert self._loop is not None, "the writer is not started"
+        future: asyncio.Future[Any] = self._loop.create_future()
+        self._queue.put((write, future))
+        return future
+
+    def stop(self) -> None:
+        """Commit what is queued, then end the thread."""
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join()
+
+    def _run(self) -> None:
+        with self.engine.connect() as conn:  # one connection, kept: no pool round trip
+            while True:
+                item = self._queue.get()
+                if item is _STOP:
+                    return
+                group = [item]
+                stop = False
+                while len(group) < self.max_group:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is _STOP:
+                        stop = True
+                        break
+                    group.append(more)
+                self._commit(conn, group)
+                if stop:
+                    return
+
+    def _commit(self, conn: Connection, group: list[tuple[Write, asyncio.Future[Any]]]) -> None:
+        outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        try:
+            with conn.begin():
+                results = _execute(conn, [w for w, _ in group])
+            outcomes = [(fut, True, r) for (_, fut), r in zip(group, results, strict=True)]
+            self.commits += 1
+        except Exception:
+            for write, fut in group:
+                try:
+                    with conn.begin():
+                        outcomes.append((fut, True, _execute(conn, [write])[0]))
+                    self.commits += 1
+                except Exception as exc:
+                    outcomes.append((fut, False, exc))
+        self.writes += len(group)
+        assert self._loop is not None
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            self._loop.call_soon_threadsafe(_resolve, outcomes)
+
+
+def _execute(conn: Connection, writes: list[Write]) -> list[Any]:
+    """Run writes in order, inserting runs of log entries with one statement."""
+    results = []
+    batch: list[dict[str, Any]] = []
+    for write in writes:
+        batch.extend(write.entries)
+        if write.fn is not None:
+            if batch:
+                conn.execute(INSERT_ENTRY, batch)
+                batch = []
+            results.append(write.fn(conn))
+        else:
+            results.append(None)
+    if batch:
+        conn.execute(INSERT_ENTRY, batch)
+    return results
+
+
+def _resolve(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for future, ok, value in outcomes:
+        if future.done():
+            continue
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)

@@ -1,0 +1,365 @@
+// An altar drawn in isometric SVG: cloud cells, columns of stacked pedestal cubes (each
+// with its design's colour and glyph), totems standing on their cells, and the
+// clickable targets the decision layer asks for. Nothing here knows a rule: it draws
+// the view's `altar` object and the targets it is given.
+
+import { t, tn } from "../i18n.js";
+import { DESIGN_COLOURS, GLYPHS, TOTEM_COLOURS, glyphPath, isRare, svgEl } from "../pieces.js";
+
+export const CW = 64; // width of a cell's rhombus
+export const CH = 32; // height of a cell's rhombus
+export const PH = 19; // height of one pedestal
+const INSET = 0.09; // gap around a cube inside its cell
+const SLAB = 0.45; // thickness of a cloud, in pedestal heights
+const CAP = 0.32; // thickness of a totem's base plate
+
+export const cellKey = (cell) => `${cell[0]},${cell[1]}`;
+
+function iso(x, y, z = 0) {
+  return [((x - y) * CW) / 2, ((x + y) * CH) / 2 - z * PH];
+}
+
+function points(list) {
+  return list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+}
+
+function rhombus(x0, y0, x1, y1, z) {
+  return [iso(x0, y0, z), iso(x1, y0, z), iso(x1, y1, z), iso(x0, y1, z)];
+}
+
+/** The three visible faces of a box from (x0,y0,z0) to (x1,y1,z1). */
+function boxFaces(x0, y0, x1, y1, z0, z1) {
+  return {
+    top: rhombus(x0, y0, x1, y1, z1),
+    left: [iso(x0, y1, z1), iso(x1, y1, z1), iso(x1, y1, z0), iso(x0, y1, z0)],
+    right: [iso(x1, y0, z1), iso(x1, y1, z1), iso(x1, y1, z0), iso(x1, y0, z0)],
+  };
+}
+
+/** A glyph painted onto the front-left face of a cube (skewed with the face). */
+function leftFaceGlyph(design, x0, x1, y1, z0, z1, ink) {
+  const width = (x1 - x0) * 0.62;
+  const height = (z1 - z0) * 0.8;
+  const [ox, oy] = iso(x0 + (x1 - x0 - width) / 2, y1, z1 - (z1 - z0 - height) / 2);
+  const a = (width * CW) / 2 / 24;
+  const b = (width * CH) / 2 / 24;
+  const d = (height * PH) / 24;
+  return svgEl("path", {
+    d: GLYPHS[design],
+    fill: ink,
+    "fill-rule": "evenodd",
+    transform: `matrix(${a} ${b} 0 ${d} ${ox} ${oy})`,
+    class: "face-glyph",
+  });
+}
+
+/** A glyph lying flat on a top face. */
+function topFaceGlyph(design, cx, cy, z, size, ink) {
+  // unit x goes (CW/2, CH/2) on screen, unit y goes (-CW/2, CH/2)
+  const s = size / 24;
+  const [ox, oy] = iso(cx - size / 2, cy - size / 2, z);
+  return svgEl("path", {
+    d: GLYPHS[design],
+    fill: ink,
+    "fill-rule": "evenodd",
+    transform: `matrix(${(s * CW) / 2} ${(s * CH) / 2} ${(-s * CW) / 2} ${(s * CH) / 2} ${ox} ${oy})`,
+    class: "top-glyph",
+  });
+}
+
+function cube(design, x, y, level, key) {
+  const c = DESIGN_COLOURS[design];
+  const x0 = x + INSET;
+  const y0 = y + INSET;
+  const x1 = x + 1 - INSET;
+  const y1 = y + 1 - INSET;
+  const faces = boxFaces(x0, y0, x1, y1, level, level + 1);
+  const rare = isRare(design);
+  const g = svgEl("g", {
+    class: `cube design-${design}${rare ? " rare" : ""}`,
+    "data-key": key,
+  });
+  const edge = rare ? "#f4c542" : "rgba(40,30,60,0.35)";
+  g.appendChild(svgEl("polygon", { points: points(faces.left), fill: c.base, stroke: edge, "stroke-width": rare ? 1.3 : 0.7 }));
+  g.appendChild(svgEl("polygon", { points: points(faces.right), fill: c.dark, stroke: edge, "stroke-width": rare ? 1.3 : 0.7 }));
+  g.appendChild(svgEl("polygon", { points: points(faces.top), fill: c.light, stroke: edge, "stroke-width": rare ? 1.3 : 0.7 }));
+  g.appendChild(leftFaceGlyph(design, x0, x1, y1, level, level + 1, c.ink));
+  g.appendChild(topFaceGlyph(design, x + 0.5, y + 0.5, level + 1, 0.56, c.ink));
+  return g;
+}
+
+function designName(design) {
+  return t(`design.${design}`);
+}
+
+function columnTip(stack, covered) {
+  const kind = stack[0];
+  const names = stack.map(designName);
+  let text = t("tip.column", {
+    height: stack.length,
+    kind: designName(kind),
+    stack: names.join(" · "),
+  });
+  const points = stack.reduce((sum, d) => sum + (isRare(d) ? 2 : 1), 0);
+  text += "\n" + tn("tip.column_points", points);
+  if (covered) text += "\n" + t("tip.covered");
+  return text;
+}
+
+function cloudTip(covered) {
+  return covered ? t("tip.cloud_covered") : t("tip.cloud");
+}
+
+function totemTip(totem) {
+  const kind = t(`totem.${totem.kind}`);
+  return t("tip.totem", {
+    kind,
+    cells: totem.cells.length,
+    height: totem.height,
+    points: totem.points,
+  }) + "\n" + t(`totem.${totem.kind}.blessing`);
+}
+
+/**
+ * Draw `altar` (a view's altar object) into `svg`, replacing what was there.
+ * opts:
+ *   targets: Map cellKey -> {style, onClick, tip, ghost, selected}
+ *   mini: boolean (small, no labels, no targets)
+ *   showHeights: boolean
+ *   previousKeys: Set of piece keys drawn last time (new pieces get the "appear" class)
+ *   highlight: Set of cellKeys to flash (from the log)
+ * Returns the Set of piece keys drawn.
+ */
+export function renderAltar(svg, altar, opts = {}) {
+  const targets = opts.mini ? new Map() : opts.targets || new Map();
+  const previous = opts.previousKeys || null;
+  const keys = new Set();
+  const clouds = new Set(altar.clouds.map(cellKey));
+  const covered = new Set(altar.covered.map(cellKey));
+  const stacks = new Map(altar.columns.map((c) => [cellKey(c.cell), c.stack]));
+  const capOf = new Map(); // cellKey -> totem
+  for (const totem of altar.totems) for (const cell of totem.cells) capOf.set(cellKey(cell), totem);
+
+  // every cell that needs drawing, back to front
+  const cells = new Map();
+  for (const c of altar.clouds) cells.set(cellKey(c), c);
+  for (const c of altar.columns) cells.set(cellKey(c.cell), c.cell);
+  for (const totem of altar.totems) for (const c of totem.cells) cells.set(cellKey(c), c);
+  for (const key of targets.keys()) cells.set(key, key.split(",").map(Number));
+  const order = [...cells.values()].sort((a, b) => a[0] + a[1] - (b[0] + b[1]) || a[0] - b[0]);
+
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const defs = svgEl("defs");
+  defs.appendChild(
+    svgEl("linearGradient", { id: "cloud-top", x1: "0", y1: "0", x2: "0", y2: "1" }, [
+      svgEl("stop", { offset: "0", "stop-color": "#ffffff" }),
+      svgEl("stop", { offset: "1", "stop-color": "#e6eefb" }),
+    ]),
+  );
+  svg.appendChild(defs);
+  const ground = svgEl("g", { class: "layer-ground" });
+  const solid = svgEl("g", { class: "layer-columns" });
+  const figures = svgEl("g", { class: "layer-totems" });
+  const labels = svgEl("g", { class: "layer-labels" });
+  svg.append(ground, solid, figures, labels);
+
+  const mark = (el, key) => {
+    keys.add(key);
+    el.dataset.key = key;
+    if (previous && !previous.has(key)) el.classList.add("appear");
+    return el;
+  };
+
+  // bounds of what is drawn, for the viewBox
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const grow = (list) => {
+    for (const [px, py] of list) {
+      minX = Math.min(minX, px);
+      maxX = Math.max(maxX, px);
+      minY = Math.min(minY, py);
+      maxY = Math.max(maxY, py);
+    }
+  };
+
+  // clouds: a soft slab with its outer edges showing
+  for (const cell of order) {
+    const key = cellKey(cell);
+    if (!clouds.has(key)) continue;
+    const [x, y] = cell;
+    const g = mark(svgEl("g", { class: `cloud${covered.has(key) ? " covered" : ""}` }), `cl:${key}`);
+    g.dataset.cell = key;
+    g.dataset.tip = cloudTip(covered.has(key));
+    const faces = boxFaces(x, y, x + 1, y + 1, -SLAB, 0);
+    if (!clouds.has(`${x},${y + 1}`)) g.appendChild(svgEl("polygon", { points: points(faces.left), class: "cloud-side-left" }));
+    if (!clouds.has(`${x + 1},${y}`)) g.appendChild(svgEl("polygon", { points: points(faces.right), class: "cloud-side-right" }));
+    g.appendChild(svgEl("polygon", { points: points(faces.top), class: "cloud-top" }));
+    // a few puffs on outer edges make the tile read as a cloud
+    if (!opts.mini) {
+      if (!clouds.has(`${x},${y + 1}`)) {
+        for (const f of [0.25, 0.75]) {
+          const [px, py] = iso(x + f, y + 1, -SLAB / 2);
+          g.appendChild(svgEl("ellipse", { cx: px, cy: py, rx: 9, ry: 6, class: "cloud-puff" }));
+        }
+      }
+      if (!clouds.has(`${x + 1},${y}`)) {
+        for (const f of [0.25, 0.75]) {
+          const [px, py] = iso(x + 1, y + f, -SLAB / 2);
+          g.appendChild(svgEl("ellipse", { cx: px, cy: py, rx: 9, ry: 6, class: "cloud-puff" }));
+        }
+      }
+    }
+    ground.appendChild(g);
+    grow([...faces.top, ...faces.left, ...faces.right]);
+  }
+
+  // Targets are drawn in depth order with the columns, so a column in front hides what
+  // is behind it as it would on a table; while targets are shown the other pieces let
+  // clicks through and fade a little, so a target behind a tall column stays reachable.
+  const targetEls = new Map();
+  for (const [key, target] of targets) {
+    const [x, y] = key.split(",").map(Number);
+    const h = (stacks.get(key) || []).length;
+    const g = svgEl("g", {
+      class: `target cell-target style-${target.style}${target.selected ? " selected" : ""}${target.candidate ? " candidate" : ""}`,
+      role: "button",
+      tabindex: "0",
+    });
+    g.dataset.cell = key;
+    g.dataset.tip = target.tip || "";
+    if (target.label) g.setAttribute("aria-label", target.label);
+    if (h > 0) {
+      // the whole column is clickable, not only its top
+      const outline = [iso(x, y, h), iso(x + 1, y, h), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0), iso(x, y + 1, h)];
+      g.appendChild(svgEl("polygon", { points: points(outline), class: "cell-hit" }));
+    }
+    if (target.ghost) {
+      const ghost = cube(target.ghost, x, y, h, "");
+      ghost.classList.add("ghost");
+      g.appendChild(ghost);
+    }
+    const z = h === 0 && !clouds.has(key) ? 0 : h;
+    g.appendChild(svgEl("polygon", { points: points(rhombus(x + 0.03, y + 0.03, x + 0.97, y + 0.97, z)), class: "mark" }));
+    grow(rhombus(x, y, x + 1, y + 1, 0));
+    if (target.onClick) {
+      g.addEventListener("click", (event) => {
+        event.stopPropagation();
+        target.onClick();
+      });
+      g.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          target.onClick();
+        }
+      });
+    }
+    g.addEventListener("pointerenter", () => g.classList.add("hover"));
+    g.addEventListener("pointerleave", () => g.classList.remove("hover"));
+    targetEls.set(key, g);
+  }
+  svg.classList.toggle("targeting", targetEls.size > 0);
+
+  // columns (and totem plates) back to front
+  for (const cell of order) {
+    const key = cellKey(cell);
+    const [x, y] = cell;
+    const stack = stacks.get(key) || [];
+    const totem = capOf.get(key);
+    const targetEl = targetEls.get(key);
+    if (!stack.length && !totem) {
+      if (targetEl) solid.appendChild(targetEl);
+      continue;
+    }
+    const column = svgEl("g", { class: "column" });
+    column.dataset.cell = key;
+    if (stack.length) column.dataset.tip = columnTip(stack, covered.has(key));
+    stack.forEach((design, level) => {
+      const piece = cube(design, x, y, level, "");
+      mark(piece, `p:${key}:${level}:${design}`);
+      column.appendChild(piece);
+      grow(boxFaces(x, y, x + 1, y + 1, level, level + 1).top);
+    });
+    if (totem) {
+      const h = stack.length;
+      const faces = boxFaces(x + 0.04, y + 0.04, x + 0.96, y + 0.96, h, h + CAP);
+      const colour = TOTEM_COLOURS[totem.kind];
+      const plate = svgEl("g", { class: `totem-plate totem-${totem.kind}` });
+      plate.appendChild(svgEl("polygon", { points: points(faces.left), fill: colour, class: "plate-side" }));
+      plate.appendChild(svgEl("polygon", { points: points(faces.right), fill: colour, class: "plate-side dark" }));
+      plate.appendChild(svgEl("polygon", { points: points(faces.top), fill: colour, class: "plate-top" }));
+      plate.dataset.tip = totemTip(totem);
+      mark(plate, `tp:${totem.kind}:${totem.cells.map(cellKey).join("|")}:${key}`);
+      column.appendChild(plate);
+      grow(faces.top);
+    }
+    solid.appendChild(column);
+    if (targetEl) solid.appendChild(targetEl);
+    if (opts.showHeights && stack.length && !totem && !opts.mini) {
+      const [lx, ly] = iso(x + 0.5, y + 0.5, stack.length);
+      const label = svgEl("g", { class: "height-label", transform: `translate(${lx} ${ly - 1})` });
+      label.appendChild(svgEl("circle", { r: 7.5 }));
+      const text = svgEl("text", { "text-anchor": "middle", dy: "3.6" });
+      text.textContent = String(stack.length);
+      label.appendChild(text);
+      labels.appendChild(label);
+    }
+  }
+
+  // totems: an emblem standing above the middle of its cells
+  for (const totem of altar.totems) {
+    const heights = totem.cells.map((c) => (stacks.get(cellKey(c)) || []).length);
+    const top = Math.max(...heights) + CAP;
+    const cx = totem.cells.reduce((s, c) => s + c[0] + 0.5, 0) / totem.cells.length;
+    const cy = totem.cells.reduce((s, c) => s + c[1] + 0.5, 0) / totem.cells.length;
+    const [bx, by] = iso(cx, cy, top);
+    const lift = opts.mini ? 22 : 30;
+    const r = opts.mini ? 14 : 17;
+    const key = `t:${totem.kind}:${totem.cells.map(cellKey).join("|")}`;
+    const g = mark(svgEl("g", { class: `totem totem-${totem.kind}` }), key);
+    g.dataset.tip = totemTip(totem);
+    g.appendChild(svgEl("line", { x1: bx, y1: by, x2: bx, y2: by - lift, class: "totem-pole" }));
+    g.appendChild(svgEl("ellipse", { cx: bx, cy: by, rx: 9, ry: 4.5, class: "totem-foot" }));
+    g.appendChild(svgEl("circle", { cx: bx, cy: by - lift, r, fill: TOTEM_COLOURS[totem.kind], class: "totem-disc" }));
+    g.appendChild(glyphPath(totem.kind, bx, by - lift, r * 1.25, "#fffbe6"));
+    if (!opts.mini) {
+      const badge = svgEl("g", { class: "totem-points", transform: `translate(${bx + r * 0.9} ${by - lift + r * 0.75})` });
+      badge.appendChild(svgEl("rect", { x: -11, y: -8, width: 22, height: 15, rx: 7 }));
+      const text = svgEl("text", { "text-anchor": "middle", dy: "3.5" });
+      text.textContent = String(totem.points);
+      badge.appendChild(text);
+      g.appendChild(badge);
+    }
+    figures.appendChild(g);
+    grow([[bx - r - 4, by - lift - r - 4], [bx + r + 16, by]]);
+  }
+
+  if (opts.highlight) {
+    for (const el of svg.querySelectorAll("[data-cell]")) {
+      if (opts.highlight.has(el.dataset.cell)) el.classList.add("flash");
+    }
+  }
+
+  if (!Number.isFinite(minX)) {
+    grow(rhombus(0, 0, 2, 2, 0));
+  }
+  const pad = opts.mini ? 6 : 18;
+  // a small altar sits in a frame of a minimum size, so cells keep a steady size
+  if (opts.minWidth && maxX - minX < opts.minWidth) {
+    const extra = (opts.minWidth - (maxX - minX)) / 2;
+    minX -= extra;
+    maxX += extra;
+  }
+  if (opts.minHeight && maxY - minY < opts.minHeight) {
+    const extra = (opts.minHeight - (maxY - minY)) / 2;
+    minY -= extra;
+    maxY += extra;
+  }
+  const width = maxX - minX + 2 * pad;
+  const height = maxY - minY + 2 * pad;
+  svg.setAttribute("viewBox", `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`);
+  svg.dataset.naturalWidth = String(Math.round(width));
+  svg.dataset.naturalHeight = String(Math.round(height));
+  return keys;
+}

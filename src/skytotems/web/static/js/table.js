@@ -1,0 +1,230 @@
+// table.html: the live table (or, with &replay=1, the replay viewer). Connects the
+// screen to the server through net.js, queues incoming states so other players'
+// moves are seen one by one, plays forced single-option choices for the player, and
+// keeps the log.
+
+import { has, initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
+import { GameLog } from "./log.js";
+import { createdTokens, inviteLink, myName, rememberSeat, seatToken, setMyName } from "./mine.js";
+import { TableSocket, api } from "./net.js";
+import { TableScreen } from "./screen.js";
+import { installTooltips } from "./ui/tooltip.js";
+
+// Time to see each move of another player, and how long a forced choice is shown
+// before it is made; people who ask for less motion get neither pause.
+const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)").matches;
+const OTHERS_PACE_MS = REDUCED_MOTION ? 0 : 420;
+const AUTO_PLAY_MS = REDUCED_MOTION ? 120 : 450;
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  const item = document.createElement("div");
+  item.className = `toast-item toast-${kind}`;
+  item.textContent = text;
+  box.appendChild(item);
+  setTimeout(() => item.classList.add("leaving"), 3800);
+  setTimeout(() => item.remove(), 4400);
+}
+
+export function errorText(code, message) {
+  const key = `error.${code}`;
+  if (has(key)) return t(key);
+  console.warn("server refused:", code, message);
+  return t("error.refused");
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main() {
+  await initI18n();
+  installTooltips();
+  document.getElementById("lang-slot")?.appendChild(languageSwitcher());
+  const params = new URLSearchParams(location.search);
+  const tableId = params.get("t");
+  if (!tableId) {
+    location.href = "index.html";
+    return;
+  }
+  document.getElementById("table-id").textContent = tableId;
+  if (params.get("replay")) {
+    const { startReplay } = await import("./replay.js");
+    await startReplay(tableId);
+    return;
+  }
+  // a token in the link's fragment opens that seat; it is remembered, then hidden
+  const hash = new URLSearchParams(location.hash.slice(1));
+  let token = hash.get("seat") || seatToken(tableId);
+  const tokenFromLink = hash.get("seat");
+  if (tokenFromLink) history.replaceState(null, "", `${location.pathname}${location.search}`);
+
+  const root = document.getElementById("table-root");
+  const log = new GameLog(document.getElementById("log"), {
+    onHover: (seat, cells) => {
+      screen.highlight = seat === null ? null : { seat, cells };
+      screen.render();
+    },
+  });
+  let socket = null;
+  let lastState = null;
+  let firstState = true;
+  let justUndone = false;
+  let statsLoaded = false;
+  const queue = [];
+  let pumping = false;
+
+  const screen = new TableScreen(root, {
+    send: (action) => {
+      if (socket.act(action) === null) {
+        screen.setBusy(false);
+        toast(t("error.offline"), "error");
+      }
+    },
+    undo: (to) => {
+      screen.setBusy(true);
+      socket.undo(to);
+    },
+    join: async (name) => {
+      try {
+        setMyName(name);
+        const joined = await api.join(tableId, name);
+        rememberSeat(tableId, joined.player, joined.token);
+        token = joined.token;
+        reconnect();
+      } catch (err) {
+        toast(errorText(err.code, err.message), "error");
+      }
+    },
+    takeover: (player) => socket.takeover(player),
+    defaultName: myName,
+    inviteLinks: () => {
+      const links = [];
+      const tokens = createdTokens(tableId) || [];
+      for (const { player, token: other } of tokens) {
+        if (player === screen.player) continue;
+        links.push({ label: t("lobby.invite_for", { name: screen.playerName(player) }), url: inviteLink(tableId, other) });
+      }
+      if (screen.summary?.seats?.some((s) => s.kind === "open")) {
+        links.push({ label: t("lobby.invite_open"), url: inviteLink(tableId, null) });
+      }
+      return links;
+    },
+  });
+
+  const othersActed = (message) =>
+    message.events.some(
+      (e) => typeof e.seat === "number" && !screen.mySeats.includes(e.seat) && e.type !== "turn_started" && e.type !== "turn_ended",
+    );
+
+  function show(message) {
+    lastState = message;
+    const view = message.view;
+    if (message.status && screen.summary) screen.summary.status = message.status;
+    if (message.events.some((e) => e.type === "player_joined" || e.type === "taken_over")) refreshSummary();
+    if (message.reset && !firstState) {
+      justUndone = message.events.some((e) => e.type === "undone");
+    } else if (message.events.length) {
+      justUndone = false;
+    }
+    log.add(message.events, screen.logContext());
+    screen.update(view, {
+      status: message.status,
+      clocks: message.clocks,
+      clocksReceived: Date.now(),
+      undo: message.undo,
+      animate: !firstState && !message.reset,
+    });
+    firstState = false;
+    if (view.phase === "over" && !statsLoaded) {
+      statsLoaded = true;
+      api.stats(tableId).then((stats) => {
+        screen.extra.stats = stats;
+        screen.render();
+      }).catch(() => {});
+    }
+    maybeAutoPlay(message);
+  }
+
+  function maybeAutoPlay(message) {
+    const model = screen.model;
+    if (!model?.single || justUndone || message.status !== "playing") return;
+    const seq = message.seq;
+    setTimeout(() => {
+      if (lastState?.seq !== seq || screen.busy || queue.length) return;
+      toast(t("status.auto_played"));
+      screen.setBusy(true);
+      socket.act(model.single);
+    }, AUTO_PLAY_MS);
+  }
+
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    while (queue.length) {
+      const message = queue.shift();
+      show(message);
+      if (OTHERS_PACE_MS && !message.reset && othersActed(message) && queue.length < 12) await sleep(OTHERS_PACE_MS);
+    }
+    pumping = false;
+  }
+
+  async function refreshSummary() {
+    try {
+      screen.setSummary(await api.table(tableId));
+      screen.render();
+    } catch {
+      /* the next state will do */
+    }
+  }
+
+  function reconnect() {
+    socket?.close();
+    firstState = true;
+    log.clear();
+    socket = new TableSocket(tableId, token, {
+      onWelcome: (message) => {
+        screen.setDeck(message.deck);
+        screen.setSummary(message.table);
+        screen.setPlayer(message.player, message.seats);
+        if (message.player !== null && token) rememberSeat(tableId, message.player, token);
+        document.body.classList.toggle("spectator", message.player === null);
+      },
+      onState: (message) => {
+        queue.push(message);
+        pump();
+      },
+      onError: (message) => {
+        screen.setBusy(false);
+        if (message.code === "bad_token") {
+          token = null;
+          toast(errorText(message.code, message.message), "error");
+          setTimeout(reconnect, 100);
+          return;
+        }
+        if (message.code === "stale") return; // a newer state is on its way
+        toast(errorText(message.code, message.message), "error");
+        screen.render();
+      },
+      onConnection: (status) => {
+        document.body.dataset.connection = status;
+        const badge = document.getElementById("connection");
+        if (badge) {
+          badge.hidden = status === "open";
+          badge.textContent = t(status === "closed" ? "status.offline" : "status.connecting");
+        }
+      },
+    });
+    socket.seq = 0; // ask for every event so far: the log starts complete
+    socket.connect();
+  }
+
+  onLanguageChange(() => {
+    screen.render();
+    log.rerender(screen.logContext());
+  });
+  document.getElementById("close-scoresheet")?.addEventListener("click", () => screen.showScoreSheet(false));
+  reconnect();
+  window.skytotems = { screen, get socket() { return socket; } };
+}
+
+main();

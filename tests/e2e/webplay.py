@@ -1,0 +1,110 @@
+"""A player who only clicks: reads what the page highlights and clicks one of those things.
+
+It never looks at the view or the legal actions; it sees the page as a person does
+(glowing targets, the status bar's buttons), so a game it finishes is a game a person
+can finish with the mouse alone.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+MY_TURN = "#table-root[data-mine='1']"
+GAME_OVER = "#table-root[data-phase='over']"
+
+
+def wait_for_my_turn_or_end(page: Page, timeout_ms: int = 20_000) -> bool:
+    """True once the page asks this player something, False once the game is over."""
+    page.wait_for_selector(f"{MY_TURN}, {GAME_OVER}", timeout=timeout_ms)
+    return page.locator(GAME_OVER).count() == 0
+
+
+def _visible(page: Page, selector: str) -> list[int]:
+    locator = page.locator(selector)
+    return [i for i in range(locator.count()) if locator.nth(i).is_visible()]
+
+
+# cells of the altar are clicked on their top face (".mark"), as a person would
+TARGETS = ".cell-target .mark, .slot.target, .bag-item.target, .btn.draw-bag"
+
+
+def _try_click(locator: Locator) -> bool:
+    """Click, unless the element's centre is hidden under another piece (then False)."""
+    try:
+        locator.click(timeout=2_000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def click_once(page: Page, rng: random.Random, build_totems: bool = True) -> str:
+    """Make one click of the pending choice; returns what was clicked ("missed" when the
+    page changed under the pointer, e.g. the game ended: the caller looks again)."""
+
+    def first_of(selector: str, pick_random: bool = False) -> bool:
+        found = _visible(page, selector)
+        if pick_random:
+            rng.shuffle(found)
+        return any(_try_click(page.locator(selector).nth(i)) for i in found[:4])
+
+    # a totem whose cells are chosen, a starting card chosen: confirm it
+    for selector in ("[data-action=confirm]", "[data-action=confirm-card]"):
+        if first_of(selector):
+            return selector
+    if first_of("[data-action=pick-card]", pick_random=True):
+        return "starting card"
+    if first_of("[data-action=reveal]"):
+        return "reveal"
+    if build_totems and first_of("[data-action^='totem-']", pick_random=True):
+        return "totem kind"
+    if first_of(".cell-target.candidate .mark", pick_random=True):
+        return "totem cell"
+    if rng.random() < 0.12 and first_of("[data-action=return]"):
+        return "return"
+    if first_of(TARGETS, pick_random=True):
+        return "target"
+    for selector in ("#status-buttons .btn-primary", "[data-action=stop]", "[data-action=pass]"):
+        if first_of(selector):
+            return selector
+    return "missed"
+
+
+def wait_until_answered(page: Page, move_before: str | None, timeout_s: float = 10.0) -> None:
+    """After a click: wait until the table moved on, or the page offers a new click."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        state = page.evaluate(
+            "() => { const r = document.getElementById('table-root');"
+            " return [r.dataset.move, r.dataset.mine, r.classList.contains('busy')]; }"
+        )
+        move, mine, busy = state
+        if not busy and (move != move_before or mine == "1"):
+            return
+        page.wait_for_timeout(40)
+
+
+def play_by_clicking(
+    page: Page, seed: int = 0, max_clicks: int = 600, until_move: int | None = None
+) -> int:
+    """Click until the game is over (or the move counter reaches `until_move`)."""
+    rng = random.Random(seed)
+    clicks = 0
+    while clicks < max_clicks:
+        if not wait_for_my_turn_or_end(page):
+            return clicks
+        move = page.locator("#table-root").get_attribute("data-move")
+        if until_move is not None and move is not None and int(move) >= until_move:
+            return clicks
+        what = click_once(page, rng)
+        clicks += 1
+        if what == "missed":
+            page.wait_for_timeout(100)
+        wait_until_answered(page, move)
+    raise AssertionError(f"the game did not end within {max_clicks} clicks")

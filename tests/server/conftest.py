@@ -1,0 +1,38 @@
+"""Fixtures: a real server (uvicorn on 127.0.0.1, a port of its own, SQLite in tmp_path)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from wsclient import ThreadServer
+
+from skytotems.server import Settings
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'skytotems.db'}"
+
+
+@pytest.fixture
+def start_server(db_url: str) -> Iterator[Callable[..., ThreadServer]]:
+    """Start the app in a uvicorn thread; every server started is stopped at the end."""
+    servers: list[ThreadServer] = []
+
+    def start(**overrides: Any) -> ThreadServer:
+        settings = Settings(**{"db_url": db_url, "static_dir": None, **overrides})
+        server = ThreadServer(settings).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def server(start_server: Callable[..., ThreadServer]) -> ThreadServer:
+    return start_server()

@@ -1,0 +1,128 @@
+"""The app's shell: the browser game at /, the serve command, and the group-commit writer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import insert
+from wsclient import Client, ThreadServer, create_table, play_until, reach_first_turn
+
+from skytotems.cli.serve import serve
+from skytotems.server import store
+
+
+def test_the_browser_game_is_served_at_the_root(
+    start_server: Callable[..., ThreadServer], tmp_path: Path
+):
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<title>Sky Totems</title>")
+    server = start_server(static_dir=static)
+    page = httpx.get(server.base + "/")
+    assert page.status_code == 200 and "Sky Totems" in page.text
+    assert httpx.get(server.base + "/api/health").json()["status"] == "ok"
+
+
+def test_serve_command_defaults():
+    result = CliRunner().invoke(serve, ["--help"])
+    assert result.exit_code == 0
+    for text in ("--host", "127.0.0.1", "--port", "8000", "--db", "sqlite:///skytotems.db"):
+        assert text in result.output
+
+
+def entry(seq: int) -> dict[str, object]:
+    return {
+        "table_id": "t",
+        "seq": seq,
+        "player": 0,
+        "kind": "action",
+        "data": {"type": "end_turn", "seat": 0},
+        "at_ms": 0,
+    }
+
+
+def test_writer_groups_commits_and_isolates_a_failing_write(tmp_path: Path):
+    engine = store.make_engine(f"sqlite:///{tmp_path / 'w.db'}")
+    store.migrate(engine)
+    store.migrate(engine)  # a second start finds the schema up to date
+    with engine.begin() as conn:
+        conn.execute(insert(store.DECKS).values(id="d", data={}))
+        conn.execute(
+            insert(store.TABLES).values(
+                id="t",
+                created_ms=0,
+                updated_ms=0,
+                options={},
+                deck_id="d",
+                seed=1,
+                status="playing",
+                clock="none",
+            )
+        )
+
+    async def run() -> list[object]:
+        writer = store.Writer(engine)
+        writer.start(asyncio.get_running_loop())
+        futures = [writer.submit(store.Write((entry(seq),))) for seq in range(1, 201)]
+        futures.append(writer.submit(store.Write((entry(5),))))  # a second seq 5
+        results = await asyncio.gather(*futures, return_exceptions=True)
+        writer.stop()
+        assert writer.commits < writer.writes  # writes queued together share a commit
+        return results
+
+    results = asyncio.run(run())
+    assert results[:200] == [None] * 200
+    assert isinstance(results[200], Exception)  # the unique (table, seq) refused it
+    rows = (
+        sqlite3.connect(tmp_path / "w.db")
+        .execute("SELECT seq FROM actions ORDER BY seq")
+        .fetchall()
+    )
+    assert [r[0] for r in rows] == list(range(1, 201))
+    engine.dispose()
+
+
+def test_an_unknown_sqlite_durability_mode_is_refused():
+    with pytest.raises(ValueError, match="synchronous"):
+        store.make_engine("sqlite://", "SOMETIMES")
+
+
+def test_a_failed_commit_is_not_acknowledged_and_the_cache_is_rebuilt(
+    server: ThreadServer, tmp_path: Path
+):
+    """Another writer takes the next seq first (as a second server process could): the
+    unique (table, seq) refuses our write, the mover gets an error, and every socket
+    gets the state rebuilt from the stored log, which holds the other writer's move."""
+    table = create_table(server.base, [{"type": "human"}, {"type": "human"}])
+    table_id = table["table"]["id"]
+    clients = [Client(server.base, table_id, table["token_of"][p]) for p in (0, 1)]
+    mover = reach_first_turn(clients)
+    theirs, ours = mover.view["legal_actions"][0], mover.view["legal_actions"][-1]
+    assert theirs != ours
+    con = sqlite3.connect(tmp_path / "skytotems.db")
+    with con:
+        con.execute(
+            "INSERT INTO actions (table_id, seq, player, kind, data, at_ms)"
+            " VALUES (?, ?, ?, 'action', ?, 0)",
+            (table_id, mover.seq + 1, theirs["seat"], json.dumps(theirs)),
+        )
+    seq = mover.seq
+    reply = mover.act(ours)
+    assert reply["type"] == "error" and reply["code"] == "storage"
+    state = mover.state  # sent before the error: the store's state, from its log
+    assert state is not None and state["reset"] and state["seq"] == seq + 1
+    stored = con.execute(
+        "SELECT data FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq + 1)
+    ).fetchone()[0]
+    assert json.loads(stored) == theirs
+    assert state["view"]["move"] == seq + 1
+    # the game goes on from the stored state
+    play_until(clients, random.Random(1), lambda: clients[0].seq >= seq + 4)

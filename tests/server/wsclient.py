@@ -1,0 +1,286 @@
+"""Scripted clients and server launchers for the server tests (real sockets, real SQLite)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from skytotems.server import Settings, create_app
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ThreadServer:
+    """The real app under uvicorn in a thread of the test process, on a port of its own."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(
+            create_app(settings), log_level="warning", ws_max_size=65536, lifespan="on"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+        self.sock.close()
+
+
+class ProcessServer:
+    """`python -m skytotems.server` in a child process (for restart and kill -9 tests)."""
+
+    def __init__(self, db_url: str, env: dict[str, str] | None = None) -> None:
+        self.db_url = db_url
+        self.env = env or {}
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        env = dict(os.environ, **self.env)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "skytotems.server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"the server exited: {err[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return self
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer in 30 s")
+            time.sleep(0.05)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def terminate(self) -> None:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+def create_table(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
+    """POST /api/tables; returns the response with tokens by player."""
+    response = httpx.post(base + "/api/tables", json={"seats": seats, **body}, timeout=10)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    data["token_of"] = {t["player"]: t["token"] for t in data["tokens"]}
+    return data
+
+
+class Client:
+    """One scripted socket: hello, then send messages and read what comes back."""
+
+    def __init__(
+        self,
+        base: str,
+        table_id: str,
+        token: str | None,
+        seq: int | None = None,
+        hello: bool = True,
+    ) -> None:
+        self._connection = connect(
+            base.replace("http", "ws") + f"/ws/tables/{table_id}",
+            open_timeout=10,
+            max_size=2**22,
+        )
+        self.ws: ClientConnection = self._connection.__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self._next_id = 0
+        if hello:
+            self.send({"type": "hello", "token": token, "seq": seq})
+            self.welcome = self.recv_type("welcome")
+            self.recv_type("state")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, text: str | bytes) -> None:
+        self.ws.send(text)
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def recv_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind:
+                return message
+
+    def drain(self, quiet: float = 0.05) -> None:
+        """Read whatever arrives until nothing has come for `quiet` seconds."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.recv(quiet)
+
+    def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        """Send with a fresh id; return the reply that names it (state+ack or error)."""
+        self._next_id += 1
+        message = dict(message, id=self._next_id)
+        self.send(message)
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.recv(max(0.01, deadline - time.monotonic()))
+            if reply.get("ack") == self._next_id or (
+                reply["type"] in ("error", "done", "pong") and reply.get("id") == self._next_id
+            ):
+                return reply
+
+    @property
+    def seq(self) -> int:
+        assert self.state is not None
+        seq: int = self.state["seq"]
+        return seq
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None
+        v: dict[str, Any] = self.state["view"]
+        return v
+
+    def act(self, action: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+        return self.request(
+            {"type": "act", "seq": self.seq if seq is None else seq, "action": action}
+        )
+
+    def undo(self, to: str = "last") -> dict[str, Any]:
+        return self.request({"type": "undo", "seq": self.seq, "to": to})
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def wait_for(predicate: Any, timeout: float = 10.0, step: float = 0.02) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(step)
+
+
+def play_until(clients: list[Client], rng: random.Random, stop: Any, max_moves: int = 5000) -> int:
+    """Every client plays uniformly random legal moves from its own view until `stop()`."""
+    moves = 0
+    idle_since = time.monotonic()
+    while not stop() and moves < max_moves:
+        for client in clients:
+            client.drain(0.0)
+        movers = [
+            c
+            for c in clients
+            if c.state and c.view["legal_actions"] and c.state["status"] == "playing"
+        ]
+        if not movers:
+            # a bot is to move, or a state is still on its way: wait for it
+            assert time.monotonic() - idle_since < 20, "nobody can move"
+            clients[0].drain(0.02)
+            continue
+        idle_since = time.monotonic()
+        client = rng.choice(movers)
+        reply = client.act(rng.choice(client.view["legal_actions"]))
+        if reply["type"] == "error":
+            assert reply["code"] == "stale", reply
+            continue
+        moves += 1
+    return moves
+
+
+def reach_first_turn(clients: list[Client]) -> Client:
+    """Choose starting cards and place start clouds; return the client whose turn it is."""
+    for c in clients:
+        c.act(c.view["legal_actions"][0], seq=0)
+    while True:
+        for c in clients:
+            c.drain(0.05)
+        mover = next(c for c in clients if c.view["legal_actions"])
+        if mover.view["decision"]["kind"] == "turn":
+            return mover
+        assert mover.act(mover.view["legal_actions"][0])["type"] == "state"
+
+
+@contextlib.contextmanager
+def clients_for(base: str, table: dict[str, Any]) -> Iterator[list[Client]]:
+    clients = [Client(base, table["table"]["id"], tok) for tok in table["token_of"].values()]
+    try:
+        yield clients
+    finally:
+        for c in clients:
+            c.close()
