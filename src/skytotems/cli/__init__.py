@@ -11,12 +11,14 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .arena import arena
 from .bench import bench
 from .play import play
 from .serve import serve
 from .sim import sim
+from .solo import solo
 
-COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench)
+COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

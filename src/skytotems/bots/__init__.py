@@ -1,0 +1,9 @@
+"""Bots: random, greedy and information-set MCTS players, the arena and the solo challenge.
+
+Every bot implements `Bot.choose(view, legal_actions)`; `make_bot(name, seed)` builds
+one by name (`random`, `greedy`, `mcts-easy`, `mcts-medium`, `mcts-hard`, `mcts`).
+"""
+
+from .base import BOT_NAMES, Bot, canonical_name, make_bot
+
+__all__ = ["BOT_NAMES", "Bot", "canonical_name", "make_bot"]

@@ -1,0 +1,444 @@
+"""A heuristic estimate of the points a seat will end the game with.
+
+Shared by the greedy bot (which picks the option that maximises it) and the MCTS bot
+(which uses it at the end of a truncated playout). It reads a determinized `Game`
+built from the bot's own view, never the real game.
+
+estimate = points already scored
+         + what the machine still owes the seat (pool, clouds, reward, blessings...)
+         + the value of what the altar prepares, discounted by how likely it is to be
+           finished in the actions left: totem sites that are a few pedestals short,
+           columns nearing a cat, face-down goals close to met, room to place pedestals,
+           and a small bonus for tall uncovered columns (the stuff of high totems).
+
+"Need" is counted in pedestals still to add; a column of a scarce design (few left in
+the bag) needs more effort per pedestal. The chance of finishing a need of n with A
+pedestal-gaining actions left is exp(-n / (rate * A + 0.3)). Totem sites form a "plan":
+the best projects that share no cell, each weighted less than the one before, since
+they compete for the same pedestals.
+
+The weights were set by paired solo series of the greedy bot (same deals, one weight
+changed at a time); most changes were within the noise, the column-height bonus was not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..rules.altar import Altar
+from ..rules.cards import Mission
+from ..rules.engine import Game
+from ..rules.grid import DIRECTIONS, DOWN, RIGHT
+from ..rules.options import ROUNDS
+from ..rules.pieces import CAT, T_BIRD, T_CAT, T_DRAGON, T_HORSE, T_WOLF, pedestal_points
+from ..rules.totems import CAT_HEIGHT
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of the estimate (the defaults are the greedy bot's)."""
+
+    potential: float = 1.2  # weight of a prepared totem site's value counted now
+    goals: float = 0.8  # share of a near-met goal card's value counted now
+    room: float = 0.5  # value of each free cloud (up to ROOM_CAP)
+    rate: float = 1.0  # pedestals a seat adds to one project per action
+    wolf_per_column: float = 1.2  # a wolf's blessing, per other uncovered column
+    action_cost: float = 3.0  # what building a totem gives up: a build-pedestals action
+    plan: tuple[float, ...] = (1.0, 0.6, 0.35, 0.2)  # weights of a plan's projects, best first
+    height: float = 0.2  # bonus per pedestal above the first in uncovered columns
+    height_power: float = 1.0  # how the height bonus grows with the column's height
+
+
+ROOM_CAP = 4
+# Value of blessings, in points (roughly what they bring on average).
+BLESSING = {T_BIRD: 5.0, T_WOLF: 3.0, T_HORSE: 3.5, T_DRAGON: 3.5, T_CAT: 3.5}
+TURN_VALUE = 3.5  # what an extra turn's build-pedestals action is worth
+REVEAL_REWARD = 2.5  # the chosen pedestal a reveal brings
+
+
+def actions_left(game: Game, seat: int) -> tuple[int, bool]:
+    """(pedestal-gaining actions `seat` still has, whether it may still build a totem).
+
+    The current action counts while the seat has not used it yet.
+    """
+    phase = game.phase
+    if phase in ("last_reveals", "over"):
+        return 0, False
+    n = game.n
+    order_pos = (seat - game.start_player) % n
+    done = game.turns_in_round
+    extra = game.extra_turns if game.current == seat else 0
+    if phase == "setup":
+        return ROUNDS, True
+    frame = game._stack[-1] if game._stack else ("",)
+    acting_now = game.current == seat and frame[0] == "turn"
+    this_round = 1 if order_pos > done or (order_pos == done and acting_now) else 0
+    if phase == "final":
+        return extra, bool(this_round or extra)
+    return ROUNDS - game.round + this_round + extra, True
+
+
+def chance(need: float, actions: int, rate: float = 1.0) -> float:
+    """Chance that a project `need` pedestals short is finished with `actions` left."""
+    if need <= 0:
+        return 1.0
+    if actions <= 0:
+        return 0.0
+    return math.exp(-need / (rate * actions + 0.3))
+
+
+WEIGHTS = Weights()
+
+
+class Estimator:
+    """The estimate for one determinized game, with the bag-dependent costs precomputed."""
+
+    def __init__(self, game: Game, weights: Weights = WEIGHTS) -> None:
+        self.game = game
+        self.w = weights
+        bag = game.bag
+        # Cost of one pedestal of each design on an existing column: scarce designs cost more.
+        self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
+
+    # ----------------------------------------------------------------- pieces
+
+    def value(self, seat: int) -> float:
+        """Estimated final points of `seat`."""
+        game = self.game
+        altar = game.altars[seat]
+        score = altar.pedestal_points() + altar.totem_points()
+        score += sum(game.cards[c].points for c in game.revealed[seat])
+        if game.phase == "over":
+            return float(score)
+        actions, can_build = actions_left(game, seat)
+        return (
+            score
+            + self.owed(seat)
+            + self.potential(altar, actions, can_build)
+            + self.goals(seat, altar, actions)
+            + (self.w.room * min(ROOM_CAP, free_clouds(altar)) if actions else 0.0)
+        )
+
+    def owed(self, seat: int) -> float:
+        """What the machine still owes `seat`: pool pedestals, clouds, rewards, blessings."""
+        game = self.game
+        total = 0.0
+        for frame in game._stack:
+            if len(frame) < 2 or frame[1] != seat:
+                continue
+            name = frame[0]
+            if name == "pool":
+                total += sum(0.9 * pedestal_points(d) + 0.3 for d in game.pool)
+            elif name == "clouds":
+                total += 0.25 * frame[2]
+            elif name == "reward":
+                total += REVEAL_REWARD if game.bag_total else 0.0
+            elif name == "cat_design":
+                total += REVEAL_REWARD * (2 if frame[2] < 0 else 1)
+            elif name == "bird_draw":
+                total += 3 * 1.4
+            elif name == "wolf":
+                altar = game.altars[seat]
+                for c in frame[2]:
+                    d = altar.stacks[c][0]
+                    if game.bag[d]:
+                        total += pedestal_points(d) + 0.3
+            elif name == "dragon_build":
+                best = max((len(s) for s in game.slots), default=0) or 2
+                total += 1.3 * best
+            elif name == "turn":
+                total += TURN_VALUE  # an action not used yet (a horse's extra turn too)
+        if game.current == seat:
+            total += TURN_VALUE * game.extra_turns
+        return total
+
+    def potential(self, altar: Altar, actions: int, can_build: bool) -> float:
+        """The value of the best plan of non-overlapping totem sites and cat columns.
+
+        Candidate projects are ranked by value (points and blessing, less the action a
+        build takes, times the chance of finishing it); the best ones that share no cell
+        are kept, each weighted less than the one before (they compete for pedestals).
+        """
+        if not can_build and actions <= 0:
+            return 0.0
+        game = self.game
+        valued: list[tuple[float, tuple[int, ...]]] = []
+        # The wolf's blessing adds a pedestal to every other uncovered column.
+        open_columns = sum(1 for c in altar.stacks if c not in altar.covered)
+        wolf_blessing = self.w.wolf_per_column * max(0, open_columns - 2)
+        for kind, cells, need, points in self.projects(altar, game.buildable_kinds):
+            if need > 0 and actions <= 1:
+                continue
+            # A built totem needs an action of its own, after the pedestals.
+            p = chance(need, actions - (1 if need > 0 else 0), self.w.rate)
+            blessing = wolf_blessing if kind == T_WOLF else BLESSING[kind]
+            # Building takes an action that could have gained pedestals instead.
+            value = (points + blessing - self.w.action_cost) * p
+            if value > 0.05:
+                valued.append((value, cells))
+        if game.cat_in_play and actions > 0:
+            for c, s in altar.stacks.items():
+                if c not in altar.covered and len(s) >= 2:
+                    need = (CAT_HEIGHT - len(s)) * self.cost[s[0]]
+                    p = chance(need, actions, self.w.rate)
+                    valued.append(((CAT_HEIGHT + BLESSING[T_CAT]) * p, (c,)))
+        valued.sort(key=lambda vc: -vc[0])
+        used: set[int] = set()
+        total = 0.0
+        picked = 0
+        for value, cells in valued:
+            if any(c in used for c in cells):
+                continue
+            used.update(cells)
+            total += self.w.plan[picked] * value
+            picked += 1
+            if picked == len(self.w.plan):
+                break
+        if self.w.height and actions > 0:
+            power = self.w.height_power
+            total += self.w.height * sum(
+                (len(s) - 1) ** power for c, s in altar.stacks.items() if c not in altar.covered
+            )
+        return self.w.potential * total
+
+    def projects(
+        self, altar: Altar, kinds: tuple[int, ...]
+    ) -> list[tuple[int, tuple[int, ...], float, int]]:
+        """Candidate totem sites: (kind, cells, pedestals still needed, points when built).
+
+        Every footprint touching a column or a free cloud is tried, at the lowest
+        height its condition allows and one higher.
+        """
+        stacks = altar.stacks
+        covered = altar.covered
+        clouds = altar.clouds
+        cost = self.cost
+        out: list[tuple[int, tuple[int, ...], float, int]] = []
+
+        def cell_state(c: int) -> tuple[int, float]:
+            """(height, cost per pedestal) of a cell; height -1 if unusable (covered)."""
+            if c in covered:
+                return -1, 0.0
+            s = stacks.get(c)
+            if s:
+                return len(s), cost[s[0]]
+            if c in clouds:
+                return 0, 1.0
+            return -2, 1.0  # no cloud yet: a cloud must be gained first
+
+        def raise_cost(h: int, per: float, target: int) -> float:
+            if h == -2:
+                return 1.5 + target  # a returned pedestal for the cloud, then the column
+            return (target - h) * per
+
+        anchors = [c for c in clouds if c not in covered]
+        for c in anchors:
+            hc, pc = cell_state(c)
+            for d in (RIGHT, DOWN):
+                n1 = c + d
+                n2 = c + 2 * d
+                h1, p1 = cell_state(n1)
+                if h1 == -1:
+                    continue
+                if T_HORSE in kinds and (hc > 0 or h1 > 0):
+                    for lo_h, lo_p, hi_h, hi_p in ((hc, pc, h1, p1), (h1, p1, hc, pc)):
+                        base = max(1, lo_h, hi_h - 2)
+                        for lo in (base, base + 1):
+                            need = raise_cost(lo_h, lo_p, lo) + raise_cost(hi_h, hi_p, lo + 2)
+                            out.append((T_HORSE, (c, n1), need, 2 * (lo + 2)))
+                h2, p2 = cell_state(n2)
+                if h2 == -1:
+                    continue
+                if T_WOLF in kinds and (hc > 0 or h2 > 0):
+                    gap = max(h1, 0)
+                    base = max(2, hc, h2, gap)
+                    for h in (base, base + 1):
+                        need = raise_cost(hc, pc, h) + raise_cost(h2, p2, h)
+                        out.append((T_WOLF, (c, n1, n2), need, 3 * h))
+                if T_DRAGON in kinds and (hc > 0 or h1 > 0 or h2 > 0):
+                    for a_h, a_p, b_h, b_p in ((hc, pc, h2, p2), (h2, p2, hc, pc)):
+                        base = max(1, a_h, h1 - 1, b_h - 2)
+                        need = (
+                            raise_cost(a_h, a_p, base)
+                            + raise_cost(h1, p1, base + 1)
+                            + raise_cost(b_h, b_p, base + 2)
+                        )
+                        out.append((T_DRAGON, (c, n1, n2), need, 3 * (base + 2)))
+            if T_BIRD in kinds and hc >= 0:
+                for dx in (1, -1):
+                    ha, pa = cell_state(c + dx)
+                    if ha == -1:
+                        continue
+                    for dy in (DOWN, -DOWN):
+                        hb, pb = cell_state(c + dy)
+                        if hb == -1 or (hc <= 0 and ha <= 0 and hb <= 0):
+                            continue
+                        base = max(2, hc, ha, hb)
+                        for h in (base, base + 1):
+                            need = (
+                                raise_cost(hc, pc, h)
+                                + raise_cost(ha, pa, h)
+                                + raise_cost(hb, pb, h)
+                            )
+                            out.append((T_BIRD, (c, c + dx, c + dy), need, 3 * h))
+        return out
+
+    def goals(self, seat: int, altar: Altar, actions: int) -> float:
+        """Face-down goals: met ones nearly in hand, near ones by their distance."""
+        game = self.game
+        total = 0.0
+        for card_id in game.goals[seat]:
+            card = game.cards[card_id]
+            distance = mission_distance(card.mission, altar, self)
+            value = card.points + REVEAL_REWARD
+            if distance <= 0:
+                total += value
+            else:
+                total += self.w.goals * value * chance(distance, actions, self.w.rate)
+        return total
+
+
+def free_clouds(altar: Altar) -> int:
+    """Empty, uncovered cloud cells: room for new columns."""
+    stacks = altar.stacks
+    covered = altar.covered
+    return sum(1 for c in altar.clouds if c not in covered and c not in stacks)
+
+
+def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
+    """Roughly how many pedestals (or equivalent efforts) the altar is from `mission`."""
+    if mission.met(altar):
+        return 0.0
+    kind_of = mission.type
+    stacks = altar.stacks
+    if kind_of == "totem_count":
+        kind = _int(mission, "kind")
+        have = sum(1 for t in altar.totems if t.kind == kind)
+        missing = _int(mission, "min") - have
+        return missing * 3.0 + _best_need(altar, est, kind)
+    if kind_of == "totem_over_rare_column":
+        kind = _int(mission, "kind")
+        rare_columns = sum(1 for s in stacks.values() if s[0] >= CAT)
+        if kind == T_CAT:
+            tallest = max((len(s) for s in stacks.values() if s[0] >= CAT), default=0)
+            return (CAT_HEIGHT - tallest) * 1.3
+        return (0.0 if rare_columns else 2.0) + _best_need(altar, est, kind) + 1.0
+    if kind_of == "rare_designs":
+        seen = {d for s in stacks.values() for d in s if d >= CAT}
+        if mission.param("include_hoard"):
+            seen.update(d for d in altar.hoard if d >= CAT)
+        return float(_int(mission, "min") - len(seen))
+    if kind_of == "column_kinds":
+        kinds = {s[0] for s in stacks.values()}
+        designs = mission.param("designs")
+        assert isinstance(designs, tuple)
+        return float(sum(1 for d in designs if d not in kinds))
+    if kind_of == "tall_columns":
+        count = _int(mission, "count")
+        height = _int(mission, "height")
+        heights = sorted((len(s) for s in stacks.values()), reverse=True)[:count]
+        heights += [0] * (count - len(heights))
+        return float(sum(max(0, height - h) for h in heights))
+    if kind_of == "same_kind_tall_columns":
+        count = _int(mission, "count")
+        height = _int(mission, "height")
+        by_kind: dict[int, list[int]] = {}
+        for s in stacks.values():
+            by_kind.setdefault(s[0], []).append(len(s))
+        best = float(count * height)
+        for hs in by_kind.values():
+            hs = sorted(hs, reverse=True)[:count] + [0] * count
+            best = min(best, float(sum(max(0, height - h) for h in hs[:count])))
+        return best
+    if kind_of == "cloud_cells":
+        return 1.3 * (_int(mission, "min") - len(altar.clouds))
+    if kind_of == "totem_kinds":
+        kinds_have = {t.kind for t in altar.totems}
+        return 3.0 * (_int(mission, "min") - len(kinds_have))
+    if kind_of == "rare_pedestals":
+        n = sum(1 for s in stacks.values() for d in s if d >= CAT)
+        if mission.param("include_hoard"):
+            n += sum(1 for d in altar.hoard if d >= CAT)
+        return 1.5 * (_int(mission, "min") - n)
+    if kind_of == "equal_square":
+        return _square_need(altar, _int(mission, "min_height"))
+    if kind_of == "staircase":
+        return _staircase_need(altar, _int(mission, "length"))
+    if kind_of == "courtyard":
+        return _courtyard_need(altar)
+    if kind_of == "all_rare_column":
+        height = _int(mission, "height")
+        best_h = max((len(s) for s in stacks.values() if min(s) >= CAT), default=0)
+        return 1.5 * (height - best_h)
+    return 6.0
+
+
+def _int(mission: Mission, name: str) -> int:
+    """An integer parameter of a mission (kinds and counts are ints in the engine)."""
+    value = mission.param(name)
+    assert isinstance(value, int)
+    return value
+
+
+def _best_need(altar: Altar, est: Estimator, kind: int) -> float:
+    """Pedestals still needed for the cheapest site of `kind` (6 when there is none)."""
+    if kind == T_CAT:
+        tallest = max(
+            (len(s) for c, s in altar.stacks.items() if c not in altar.covered), default=0
+        )
+        return float(CAT_HEIGHT - tallest)
+    needs = [need for k, _, need, _ in est.projects(altar, (kind,))]
+    return min(needs, default=6.0)
+
+
+def _square_need(altar: Altar, min_height: int) -> float:
+    best = 12.0
+    stacks = altar.stacks
+    for corner in altar.clouds:
+        cells = (corner, corner + RIGHT, corner + DOWN, corner + RIGHT + DOWN)
+        if any(c in altar.covered for c in cells):
+            continue
+        hs = [len(stacks.get(c, ())) for c in cells]
+        h = max(min_height, *hs)
+        need = sum(h - x for x in hs) + sum(1.5 for c in cells if c not in altar.clouds)
+        best = min(best, need)
+    return best
+
+
+def _staircase_need(altar: Altar, length: int) -> float:
+    best = 12.0
+    stacks = altar.stacks
+    for start in altar.clouds:
+        for d in DIRECTIONS:
+            cells = [start + i * d for i in range(length)]
+            hs = [len(stacks.get(c, ())) for c in cells]
+            base = max(1, *(h - i for i, h in enumerate(hs)))
+            need = float(sum(base + i - h for i, h in enumerate(hs)))
+            need += sum(1.5 for c in cells if c not in altar.clouds)
+            best = min(best, need)
+    return best
+
+
+def _courtyard_need(altar: Altar) -> float:
+    best = 6.0
+    stacks = altar.stacks
+    for c in altar.clouds:
+        if c in altar.covered or c in stacks:
+            continue
+        need = 0.0
+        for d in DIRECTIONS:
+            n = c + d
+            if n in stacks:
+                continue
+            need += 1.0 if n in altar.clouds else 2.5
+        best = min(best, need)
+    return best
+
+
+def evaluate(game: Game, seat: int, solo: bool | None = None) -> float:
+    """Estimated final points of `seat` (in solo: of both altars together)."""
+    est = Estimator(game)
+    if game.options.solo if solo is None else solo:
+        return sum(est.value(s) for s in range(game.n))
+    return est.value(seat)

@@ -1,0 +1,427 @@
+"""The MCTS bot: information-set Monte-Carlo tree search over the atomic decisions.
+
+What it cannot see (opponents' face-down goals, the order of future draws) it samples:
+each decision builds a few determinized games from its own view with the engine's
+`sample_hidden` + `game_from_view` (never from hidden state), and every iteration plays
+on a copy of one of them with a fresh draw order. The tree is a single-observer
+information-set tree (Cowling, Powley & Whitehouse 2012): its nodes are the bot's own
+decisions of the current turn (placing each pedestal, each cloud, the slot or totem,
+the reward design...), keyed by the action sequence; an action's "availability" counts
+the iterations in which it was legal, and UCB uses it in place of the parent's visits.
+
+- Selection: UCB1 over the available actions, each action's value starting from a prior
+  (the greedy bot's estimate after the action and, for a slot, totem or design, after
+  its follow-ups; worth `prior_visits` visits); progressive widening lets only the
+  best-prior actions in at first, more as visits grow.
+- Playout: the rest of the bot's own turn by the one-step estimate, then a fast
+  rule-based policy for every other seat until the bot's next turn begins (so taking
+  the slot an opponent wanted shows), or the game ends; the position is scored by the
+  heuristic estimate (`evaluation.Estimator`), final scores if the game ended. The
+  value is the bot's estimate minus its best opponent's (in solo: both altars' sum).
+- The search over one turn is reused across its small decisions: the subtree of the
+  action just played becomes the next root.
+
+Levels are iteration budgets, so a seeded run is reproducible; the time cap is only a
+safety limit. A decision with one legal action, or with a card to reveal (revealing
+never costs anything), is answered without search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from ..rules.actions import (
+    Action,
+    BuildTotem,
+    ChooseCat,
+    ChooseDesign,
+    ChooseStart,
+    DrawFromBag,
+    EndTurn,
+    Pass,
+    PlaceCloud,
+    PlacePedestal,
+    ReturnPedestal,
+    Reveal,
+    TakeSlot,
+    WolfStop,
+    WolfTake,
+)
+from ..rules.engine import Game
+from ..rules.grid import DIRECTIONS
+from ..rules.pieces import T_HORSE, TOTEM_SIZE
+from ..rules.rng import Rng
+from .base import View, acting_seat, decision_rng, determinizations
+from .evaluation import Estimator
+from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
+
+
+@dataclass(frozen=True)
+class Level:
+    """A search level: its iteration budget and its safety time cap."""
+
+    iterations: int
+    determinizations: int
+    time_cap: float  # seconds; only a safety limit, the budget is the iteration count
+    exploration: float = 4.0  # UCB constant, in points of the value
+    prior_visits: float = 2.0  # weight of the one-step prior, in visits
+    widen_base: int = 2  # actions considered at first
+    widen_rate: float = 0.5  # exponent of visit count growth of the considered set
+    playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
+
+
+LEVELS = {
+    "easy": Level(iterations=12, determinizations=2, time_cap=0.5),
+    "medium": Level(iterations=80, determinizations=4, time_cap=3.0),
+    "hard": Level(iterations=250, determinizations=8, time_cap=20.0),
+}
+MAX_PLAYOUT_STEPS = 400
+
+
+@dataclass
+class Node:
+    """One information set of the bot's own turn: visit statistics of its actions."""
+
+    visits: int = 0
+    children: dict[Action, Node] = field(default_factory=dict)
+    stats: dict[Action, list[float]] = field(default_factory=dict)  # [visits, total, avail]
+    priors: dict[Action, float] = field(default_factory=dict)
+
+
+class MctsBot:
+    """Information-set MCTS with heuristic priors and truncated heuristic playouts."""
+
+    def __init__(self, seed: int = 0, level: str | Level = "medium") -> None:
+        if isinstance(level, Level):
+            self.level = level
+            self.name = "mcts-custom"
+        elif level in LEVELS:
+            self.level = LEVELS[level]
+            self.name = f"mcts-{level}"
+        else:
+            raise ValueError(f"unknown MCTS level {level!r}; expected one of {', '.join(LEVELS)}")
+        self.seed = seed
+        # Search reuse across the small decisions of one turn.
+        self._last: tuple[int, int, tuple[object, ...], Node, Action] | None = None
+        self.last_iterations = 0
+
+    # ------------------------------------------------------------- the decision
+
+    def choose(self, view: View, legal_actions: list[Action]) -> Action:
+        """The most visited root action after the iteration budget."""
+        seat = acting_seat(legal_actions)
+        root = self._reused_root(view, seat)
+        action = self._decide(view, legal_actions, seat, root)
+        self._last = (view["move"], seat, turn_key_of_view(view), root, action)
+        return action
+
+    def _decide(self, view: View, legal: list[Action], seat: int, root: Node) -> Action:
+        self.last_iterations = 0
+        if len(legal) == 1:
+            return legal[0]
+        reveal = best_reveal(view, legal)
+        if reveal is not None:
+            return reveal
+        rng = decision_rng(self.seed, view)
+        level = self.level
+        games = determinizations(view, rng, level.determinizations)
+        if not games:
+            return legal[0]
+        search = Search(self, games[0], seat, bool(view["solo"]))
+        deadline = time.perf_counter() + level.time_cap
+        for i in range(level.iterations):
+            game = games[i % len(games)].copy()
+            game.rng = Rng(rng.next64())  # a fresh order of future draws
+            search.iterate(root, game, Rng(rng.next64()))
+            self.last_iterations += 1
+            if time.perf_counter() > deadline:
+                break
+        legal_set = set(legal)
+        best: Action | None = None
+        best_key = (-1.0, float("-inf"))
+        for action, (n, total, _avail) in root.stats.items():
+            if action not in legal_set:
+                continue
+            key = (n, total / n if n else root.priors.get(action, float("-inf")))
+            if key > best_key:
+                best, best_key = action, key
+        if best is None:  # no iteration finished: fall back on the priors
+            search.ensure_priors(root, games[0], legal)
+            best = max(legal, key=lambda a: root.priors.get(a, float("-inf")))
+        return best
+
+    def _reused_root(self, view: View, seat: int) -> Node:
+        """The subtree of the action we just played, when this decision follows it."""
+        last = self._last
+        if last is not None:
+            move, last_seat, key, node, action = last
+            if view["move"] == move + 1 and seat == last_seat and turn_key_of_view(view) == key:
+                child = node.children.get(action)
+                if child is not None:
+                    return child
+        return Node()
+
+
+def turn_key_of_view(view: View) -> tuple[object, ...]:
+    """Which turn a view is in (same key ⇒ the same turn of the same seat)."""
+    return (view["phase"], view["round"], view["turns_in_round"], view["current"])
+
+
+def turn_key(game: Game) -> tuple[object, ...]:
+    """`turn_key_of_view` for a game."""
+    return (game.phase, game.round, game.turns_in_round, game.current)
+
+
+class Search:
+    """The search of one decision: tree policy, playout and values."""
+
+    def __init__(self, bot: MctsBot, game: Game, seat: int, solo: bool) -> None:
+        self.level = bot.level
+        self.seat = seat
+        self.solo = solo
+        self.turn = turn_key(game)
+        self.greedy = GreedyBot(bot.seed)
+
+    # ---------------------------------------------------------------- values
+
+    def value(self, game: Game) -> float:
+        """The bot's estimate minus its best opponent's (solo: both altars' sum)."""
+        est = Estimator(game)
+        if self.solo:
+            return sum(est.value(s) for s in range(game.n))
+        mine = est.value(self.seat)
+        others = max(est.value(s) for s in range(game.n) if s != self.seat)
+        return mine - others
+
+    def ensure_priors(self, node: Node, game: Game, actions: list[Action]) -> None:
+        """Greedy estimates of actions not yet scored at this node: one step after the
+        action, or, for actions that open more decisions (a slot, a totem, a design),
+        after the greedy bot's follow-ups."""
+        look_ahead = game.decision.kind in LOOK_AHEAD_KINDS
+        for action in actions:
+            if action in node.priors:
+                continue
+            child = game.copy()
+            child.apply_fast(action)
+            if isinstance(action, ChooseStart):
+                settle_start(child)
+            if look_ahead:
+                self.greedy.play_follow_ups(child, self.seat)
+            node.priors[action] = self.value(child)
+
+    # ------------------------------------------------------------- iteration
+
+    def in_tree(self, game: Game) -> bool:
+        """Whether the next decision is the bot's own, in the turn being searched."""
+        if game.is_over:
+            return False
+        return self.seat in game.decision.seats and turn_key(game) == self.turn
+
+    def iterate(self, root: Node, game: Game, rng: Rng) -> None:
+        """One iteration: select and expand within the turn, play out, back up."""
+        level = self.level
+        path: list[tuple[Node, Action]] = []
+        node = root
+        while self.in_tree(game):
+            legal = game.legal_actions(self.seat)
+            reveals = [a for a in legal if isinstance(a, Reveal)]
+            if reveals:
+                legal = [max(reveals, key=lambda a: (game.cards[a.card].points, a.card))]
+            if len(legal) == 1:
+                action = legal[0]
+                expanded = False
+            else:
+                options = prune(game, legal)
+                self.ensure_priors(node, game, options)
+                options.sort(key=lambda a: -node.priors[a])
+                width = level.widen_base + int(node.visits**level.widen_rate)
+                options = options[:width]
+                action, expanded = self.select(node, options)
+            path.append((node, action))
+            node.visits += 1
+            game.apply_fast(action)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Node()
+            node = child
+            if expanded:
+                break
+        value = self.playout(game, rng)
+        for parent, action in path:
+            stat = parent.stats.setdefault(action, [0.0, 0.0, 0.0])
+            stat[0] += 1
+            stat[1] += value
+
+    def select(self, node: Node, options: list[Action]) -> tuple[Action, bool]:
+        """UCB1 with availability counts; an action never tried is expanded first."""
+        level = self.level
+        best = options[0]
+        best_score = float("-inf")
+        for action in options:
+            stat = node.stats.get(action)
+            if stat is None:
+                stat = node.stats[action] = [0.0, 0.0, 0.0]
+            stat[2] += 1
+        for action in options:
+            n, total, avail = node.stats[action]
+            if n == 0:
+                return action, True
+            prior = node.priors[action]
+            mean = (total + prior * level.prior_visits) / (n + level.prior_visits)
+            score = mean + level.exploration * math.sqrt(math.log(avail + 1) / n)
+            if score > best_score:
+                best, best_score = action, score
+        return best, False
+
+    def finish_turn(self, game: Game) -> None:
+        """The rest of the bot's own turn, each decision by the one-step estimate."""
+        for _ in range(MAX_PLAYOUT_STEPS):
+            if not self.in_tree(game):
+                return
+            legal = game.legal_actions(self.seat)
+            reveals = [a for a in legal if isinstance(a, Reveal)]
+            if reveals:
+                game.apply_fast(reveals[0])
+                continue
+            if len(legal) == 1:
+                game.apply_fast(legal[0])
+                continue
+            best = legal[0]
+            best_value = float("-inf")
+            for action in prune(game, legal):
+                child = game.copy()
+                child.apply_fast(action)
+                value = Estimator(child).value(self.seat)
+                if value > best_value:
+                    best, best_value = action, value
+            game.apply_fast(best)
+
+    def playout(self, game: Game, rng: Rng) -> float:
+        """The rest of the turn by the one-step estimate, then the fast policy for every
+        seat until the bot's next turn(s) begin (or the game ends); then the value."""
+        self.finish_turn(game)
+        turns_left = self.level.playout_turns
+        turn = turn_key(game)
+        for _ in range(MAX_PLAYOUT_STEPS):
+            if game.is_over:
+                break
+            decision = game.decision
+            seat = decision.seats[0]
+            key = turn_key(game)
+            if key != turn:
+                if turns_left <= 0:
+                    break  # horizon 0: value the position as the turn ends
+                turn = key
+                if game.current == self.seat and decision.kind == "turn":
+                    turns_left -= 1
+                    if turns_left <= 0:
+                        break
+            game.apply_fast(fast_action(game, seat, game.legal_actions(seat), rng))
+        return self.value(game)
+
+
+# ---------------------------------------------------------------- playout policy
+
+
+def fast_action(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
+    """A cheap, sensible rule-based choice (the playout policy; never raises)."""
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    for a in legal:
+        if isinstance(a, Reveal):
+            return a
+    if isinstance(first, ChooseStart):
+        return legal[rng.below(len(legal))]
+    if isinstance(first, PlaceCloud):
+        clouds = game.altars[seat].clouds
+        best_touch = -1
+        choices: list[Action] = []
+        for a in legal:
+            assert isinstance(a, PlaceCloud)
+            touch = sum(1 for d in DIRECTIONS if a.cell + d in clouds)
+            if touch > best_touch:
+                best_touch, choices = touch, [a]
+            elif touch == best_touch:
+                choices.append(a)
+        return choices[rng.below(len(choices))]
+    if isinstance(first, (PlacePedestal, ReturnPedestal)):
+        return _fast_placement(game, seat, legal, rng)
+    if isinstance(first, ChooseDesign):
+        return _fast_design(game, seat, legal)
+    if isinstance(first, ChooseCat):
+        return first
+    if isinstance(first, (WolfTake, WolfStop)):
+        return first  # every take adds points; WolfStop comes last
+    if isinstance(first, EndTurn):
+        return first
+    return _fast_turn(game, seat, legal, rng)
+
+
+def _fast_turn(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
+    """Build a good totem when there is one, otherwise take the fullest slot."""
+    altar = game.altars[seat]
+    best_totem: Action | None = None
+    best_points = 0
+    slots: list[Action] = []
+    fallback: Action = legal[-1]
+    for a in legal:
+        if isinstance(a, BuildTotem):
+            height = max(altar.height(c) for c in a.cells)
+            points = TOTEM_SIZE[a.kind] * height + (4 if a.kind == T_HORSE else 0)
+            if points > best_points:
+                best_points, best_totem = points, a
+        elif isinstance(a, (TakeSlot, DrawFromBag)):
+            slots.append(a)
+        elif isinstance(a, Pass):
+            fallback = a
+    final = game.phase == "final"
+    if best_totem is not None and (final or best_points >= 9 or not slots):
+        return best_totem
+    if not slots:
+        return fallback
+    most = max(len(game.slots[a.slot]) if isinstance(a, TakeSlot) else 2 for a in slots)
+    full = [a for a in slots if (len(game.slots[a.slot]) if isinstance(a, TakeSlot) else 2) == most]
+    return full[rng.below(len(full))]
+
+
+def _fast_placement(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
+    """Stack on the tallest matching column below 6, else start a column next to others,
+    else return the pedestal for a cloud."""
+    altar = game.altars[seat]
+    stacks = altar.stacks
+    best: Action | None = None
+    best_score = -1.0
+    returns: list[Action] = []
+    for a in legal:
+        if isinstance(a, PlacePedestal):
+            stack = stacks.get(a.cell)
+            if stack:
+                h = len(stack)
+                score = 10.0 + h if h < 6 else 5.0
+            else:
+                score = 1.0 + sum(1 for d in DIRECTIONS if a.cell + d in stacks)
+            score += rng.below(100) / 1000.0
+            if score > best_score:
+                best_score, best = score, a
+        elif isinstance(a, ReturnPedestal):
+            returns.append(a)
+    if best is not None:
+        return best
+    return returns[0] if returns else legal[0]
+
+
+def _fast_design(game: Game, seat: int, legal: list[Action]) -> Action:
+    """A design that stacks on one of our columns (rare first), else a rare one."""
+    altar = game.altars[seat]
+    kinds = {s[0] for c, s in altar.stacks.items() if c not in altar.covered and len(s) < 6}
+    best = legal[0]
+    best_score = -1
+    for a in legal:
+        assert isinstance(a, ChooseDesign)
+        score = (2 if a.design in kinds else 0) + (1 if a.design >= 6 else 0)
+        if score > best_score:
+            best, best_score = a, score
+    return best

@@ -1,0 +1,132 @@
+"""`skytotems arena`: seat-rotated matches between bots, with the match statistics.
+
+Every bot sits in every seat equally often (the game count is rounded up to whole
+rotation cycles; the lineups of one cycle share their deal). Games run in parallel
+worker processes. Progress goes to stderr, the table to stdout; with `--json` the
+last stdout line is one JSON object (see `skytotems.bots.arena.summarize`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from ..bots.arena import (
+    format_table,
+    games_needed,
+    plot_scores,
+    run_arena,
+    summarize,
+)
+from ..bots.base import BOT_NAMES
+from ..rules.errors import OptionsError
+from ..rules.options import TOTEM_SETS, GameOptions
+
+
+def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    """`mcts,greedy` → ['mcts', 'greedy'], each a known bot named once (click callback)."""
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BOT_NAMES]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown bot(s) {', '.join(unknown)}; expected names from {', '.join(BOT_NAMES)}",
+            ctx,
+            param,
+        )
+    if len(set(names)) != len(names):
+        raise click.BadParameter("name each bot once", ctx, param)
+    if not names:
+        raise click.BadParameter("name at least one bot", ctx, param)
+    return names
+
+
+def check_totems(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A totem set the engine accepts (click callback)."""
+    try:
+        GameOptions(players=2, totems=value.strip())
+    except OptionsError as exc:
+        raise click.BadParameter(f"{exc} (sets: {', '.join(TOTEM_SETS)})", ctx, param) from None
+    return value.strip()
+
+
+@click.command("arena")
+@click.option(
+    "--bots",
+    "bots",
+    required=True,
+    callback=parse_bots,
+    help=f"Comma-separated bot names ({', '.join(BOT_NAMES)}).",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 4), default=2, show_default=True, help="Seats per game."
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=100,
+    show_default=True,
+    help="Games to play (rounded up to whole seat-rotation cycles).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Match seed.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=None,
+    help="Parallel processes (default: the CPU count).",
+)
+@click.option(
+    "--totems",
+    default="beginner",
+    show_default=True,
+    callback=check_totems,
+    help="Totem set (beginner, dragon, cat-plus-three, random-four, or 4 names).",
+)
+@click.option(
+    "--plot",
+    "plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the score distributions to this PNG file.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (last line).")
+@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+def arena(
+    bots: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    workers: int | None,
+    totems: str,
+    plot: str | None,
+    as_json: bool,
+    no_progress: bool,
+) -> None:
+    """Play seat-rotated matches between bots and report win rates, scores and Elo."""
+    total = games_needed(bots, players, games)
+    if total != games:
+        click.echo(
+            f"playing {total} games so that every bot holds every seat equally often", err=True
+        )
+    results = run_arena(
+        bots,
+        players,
+        games,
+        seed,
+        workers or os.cpu_count() or 1,
+        progress=not no_progress,
+        totems=totems,
+    )
+    summary = summarize(results, bots, players, seed)
+    summary["totems"] = totems
+    click.echo(format_table(summary))
+    if plot:
+        plot_scores(results, bots, plot)
+        click.echo(f"score distributions written to {plot}", err=True)
+    if as_json:
+        click.echo(json.dumps(summary, sort_keys=True))
+
+
+if __name__ == "__main__":  # python -m skytotems.cli.arena (before it is registered)
+    arena()

@@ -1,0 +1,44 @@
+"""Shared helpers of the bot tests: positions reached by quick, varied play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from skytotems import Game, GameOptions, PlacePedestal
+from skytotems.bots.mcts import Level
+
+# A search budget small enough for tests that check legality and determinism.
+TINY = Level(iterations=3, determinizations=1, time_cap=5.0)
+
+SETUPS = (
+    (2, "beginner"),
+    (3, "dragon"),
+    (4, "random-four"),
+    (1, "dragon"),
+    (1, "beginner"),
+    (2, "cat-plus-three"),
+)
+
+
+def tower_biased_action(game: Game, seat: int, chooser: random.Random) -> object:
+    """Mostly random play that likes stacking on tall columns, so cats and late-game
+    decisions (cat order, wolf blessings, last reveals) come up often."""
+    legal = game.legal_actions(seat)
+    stacks = game.altars[seat].stacks
+    stacking = [a for a in legal if isinstance(a, PlacePedestal) and a.cell in stacks]
+    if stacking and chooser.random() < 0.8:
+        return max(stacking, key=lambda a: (len(stacks[a.cell]), chooser.random()))
+    return chooser.choice(legal)
+
+
+def positions(games: int, seed: int = 0) -> Iterator[tuple[Game, int]]:
+    """(game, seat to act) at every decision of `games` games of varied play."""
+    chooser = random.Random(seed)
+    for i in range(games):
+        players, totems = SETUPS[i % len(SETUPS)]
+        game = Game(GameOptions(players=players, totems=totems), seed=seed * 1000 + i)
+        while not game.is_over:
+            seat = game.decision.seats[0]
+            yield game, seat
+            game.apply(tower_biased_action(game, seat, chooser))  # type: ignore[arg-type]

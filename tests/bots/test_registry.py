@@ -1,0 +1,56 @@
+"""The bot registry and the MCTS search's own guarantees."""
+
+from __future__ import annotations
+
+import pytest
+
+from skytotems import Game, GameOptions, view
+from skytotems.bots import BOT_NAMES, Bot, make_bot
+from skytotems.bots.mcts import LEVELS, MctsBot
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_every_registered_name_makes_a_bot(name: str) -> None:
+    bot = make_bot(name, 3)
+    assert isinstance(bot, Bot)
+    assert bot.name == ("mcts-medium" if name == "mcts" else name)
+
+
+def test_unknown_names_are_refused_with_the_valid_ones() -> None:
+    with pytest.raises(ValueError, match="greedy"):
+        make_bot("grandmaster", 0)
+
+
+def test_levels_grow_in_budget() -> None:
+    assert LEVELS["easy"].iterations < LEVELS["medium"].iterations < LEVELS["hard"].iterations
+
+
+def first_real_turn() -> tuple[Game, int]:
+    game = Game(GameOptions(players=2), seed=21)
+    while game.decision.kind != "turn":
+        seat = game.decision.seats[0]
+        game.apply(game.legal_actions(seat)[0])
+    return game, game.decision.seats[0]
+
+
+def test_mcts_spends_its_budget_and_repeats_itself_for_a_seed() -> None:
+    game, seat = first_real_turn()
+    seen = view(game, seat)
+    legal = game.legal_actions(seat)
+    bot = make_bot("mcts-easy", 5)
+    action = bot.choose(seen, legal)
+    assert isinstance(bot, MctsBot)
+    assert bot.last_iterations == LEVELS["easy"].iterations
+    assert make_bot("mcts-easy", 5).choose(seen, legal) == action
+
+
+def test_mcts_reuses_its_search_within_a_turn() -> None:
+    game, seat = first_real_turn()
+    bot = MctsBot(2, "easy")
+    action = bot.choose(view(game, seat), game.legal_actions(seat))
+    searched_root = bot._last[3] if bot._last else None
+    game.apply(action)
+    assert game.decision.seats == (seat,)  # the turn goes on (a pool to place)
+    reused = bot._reused_root(view(game, seat), seat)
+    assert searched_root is not None and reused is searched_root.children[action]
+    assert reused.visits > 0
