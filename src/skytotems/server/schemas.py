@@ -153,5 +153,5 @@ class Ping(Strict):
 
 ClientMessage = Annotated[Hello | Act | Undo | Takeover | Ping, Field(discriminator="type")]
 CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Takeover | Ping] = TypeAdapter(
-    ClientMessage  # type: ignore[arg-type]
+    ClientMessage  # type: ignore[arg-type,unused-ignore]
 )
