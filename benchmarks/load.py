@@ -17,9 +17,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -30,6 +27,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from skytotems.server.process import ServerProcess
+
 REPO = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -39,13 +38,6 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -219,37 +211,6 @@ class Bench:
         }
 
 
-def start_server(port: int, db_url: str) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "skytotems.server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db_url,
-            "--log-level",
-            "warning",
-        ],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit("the server exited at start")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start in 60 s")
-
-
 async def main_async(args: argparse.Namespace, port: int, pid: int) -> list[dict[str, Any]]:
     bench = Bench(port)
     opened = time.perf_counter()
@@ -313,13 +274,16 @@ def main() -> None:
             print(orjson.dumps({"stages": results}).decode())
         return
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        proc = start_server(port, f"sqlite:///{Path(folder) / 'load.db'}")
+        server = ServerProcess(f"sqlite:///{Path(folder) / 'load.db'}", cwd=REPO, start_timeout=60)
         try:
-            results = asyncio.run(main_async(args, port, proc.pid))
+            server.start()
+        except RuntimeError as exc:
+            raise SystemExit(str(exc)) from None
+        assert server.proc is not None
+        try:
+            results = asyncio.run(main_async(args, server.port, server.proc.pid))
         finally:
-            proc.terminate()
-            proc.wait(30)
+            server.terminate()
     if args.json:
         print(orjson.dumps({"stages": results}).decode())
 

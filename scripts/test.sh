@@ -6,16 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python="${PYTHON:-python3}"
-stamp=.venv/.skytotems-install  # line 1: checksum of pyproject.toml, line 2: what was installed
-
-if [ ! -x .venv/bin/python ]; then
-    if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-        echo "skytotems needs Python 3.11 or newer; set PYTHON=/path/to/python3.11" >&2
-        exit 1
-    fi
-    "$python" -m venv .venv
-fi
+source scripts/venv.sh
+ensure_venv
 
 extras="$(.venv/bin/python - <<'PY'
 import tomllib
@@ -27,11 +19,7 @@ PY
 )"
 target="."
 [ -z "$extras" ] || target=".[${extras}]"
-checksum="$(cksum < pyproject.toml)"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$(printf '%s\n%s' "$checksum" "$target")" ]; then
-    .venv/bin/pip install -q -e "$target"
-    printf '%s\n%s\n' "$checksum" "$target" > "$stamp"
-fi
+ensure_installed "$target"
 
 .venv/bin/python -m pytest -n auto "$@"
 .venv/bin/ruff check .

@@ -50,11 +50,11 @@ from .rules.events import Event
 from .rules.notation import format_altar, parse_altar
 from .rules.options import GameOptions
 from .rules.position import Position, game_from_position
-from .rules.record import dumps_record, make_record, replay
+from .rules.record import dumps_record, engine_version, make_record, replay
 from .rules.scoring import ScoreSheet, final_places, score_sheet, solo_band
 from .rules.view import events_for, view
 
-__version__ = "0.1.0"
+__version__ = engine_version()
 
 __all__ = [
     "ACTION_TYPES",

@@ -8,12 +8,7 @@ it every browser test is skipped with that reason; the translation tests
 
 from __future__ import annotations
 
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 from playwright.sync_api import sync_playwright
+
+from skytotems.server.process import ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -38,20 +35,8 @@ CHROMIUM_ARGS = [
 SERVER_START_TIMEOUT_S = 40.0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@dataclass
-class LiveServer:
+class LiveServer(ServerProcess):
     """`python -m skytotems.server` (what `skytotems serve` runs) in a child process."""
-
-    base: str
-    process: subprocess.Popen[bytes]
-    log: Path
 
     def get(self, path: str) -> Any:
         response = httpx.get(self.base + path, timeout=10)
@@ -76,42 +61,14 @@ def chromium_path() -> str:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The game server on 127.0.0.1 with a port chosen now and a fresh SQLite file."""
     folder = tmp_path_factory.mktemp("e2e-server")
-    port = free_port()
-    log = folder / "server.log"
-    env = {**os.environ, "SKYTOTEMS_BOT_DELAY_MS": "0"}
-    command = [
-        sys.executable,
-        "-m",
-        "skytotems.server",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
+    server = LiveServer(
         f"sqlite:///{folder / 'skytotems.db'}",
-        "--log-level",
-        "warning",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-    server = LiveServer(f"http://127.0.0.1:{port}", process, log)
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while True:
-        try:
-            if httpx.get(server.base + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the server did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.1)
+        env={"SKYTOTEMS_BOT_DELAY_MS": "0"},
+        log_path=folder / "server.log",
+        start_timeout=SERVER_START_TIMEOUT_S,
+    ).start()
     yield server
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    server.terminate()
 
 
 @pytest.fixture(scope="session")

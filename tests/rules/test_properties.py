@@ -403,7 +403,7 @@ def test_copies_and_pickles_play_on_identically(
         game.apply(pick_action(game, rng))
     twins = [
         game.copy(),
-        game.clone_via_pickle(),
+        pickle.loads(pickle.dumps(game)),
         pickle.loads(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)),
         copy_module.deepcopy(game),
     ]

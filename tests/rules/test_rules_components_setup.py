@@ -30,7 +30,6 @@ from skytotems import (
     make_record,
     replay,
     score_sheet,
-    solo_band,
     view,
 )
 from skytotems.rules.events import (
@@ -422,26 +421,6 @@ def test_s10_solo_result_sums_both_altars_and_has_no_tie_break() -> None:
     totals = [score_sheet(game, s).total for s in (0, 1)]
     assert totals == [4, 1]
     assert final_places(game) == [1, 1]
-
-
-@pytest.mark.parametrize(
-    ("total", "band"),
-    [
-        (0, "Unfinished"),
-        (99, "Unfinished"),
-        (100, "Decent"),
-        (129, "Decent"),
-        (130, "Wonderful"),
-        (159, "Wonderful"),
-        (160, "Go Down in History"),
-        (179, "Go Down in History"),
-        (180, "Chosen by the Gods"),
-        (250, "Chosen by the Gods"),
-    ],
-)
-def test_s10_solo_rating_bands(total: int, band: str) -> None:
-    """RULES.md §10 [R]: ≤ 99, 100–129, 130–159, 160–179, ≥ 180."""
-    assert solo_band(total) == band
 
 
 def kinds_of(game: Game) -> set[str]:

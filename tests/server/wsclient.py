@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,15 +17,9 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from skytotems.server import Settings, create_app
+from skytotems.server.process import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class ThreadServer:
@@ -64,66 +55,11 @@ class ThreadServer:
         self.sock.close()
 
 
-class ProcessServer:
+class ProcessServer(ServerProcess):
     """`python -m skytotems.server` in a child process (for restart and kill -9 tests)."""
 
     def __init__(self, db_url: str, env: dict[str, str] | None = None) -> None:
-        self.db_url = db_url
-        self.env = env or {}
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ProcessServer:
-        env = dict(os.environ, **self.env)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "skytotems.server",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--db",
-                self.db_url,
-                "--log-level",
-                "warning",
-            ],
-            env=env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"the server exited: {err[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    return self
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not answer in 30 s")
-            time.sleep(0.05)
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.kill()
-        self.proc.wait(10)
-
-    def terminate(self) -> None:
-        assert self.proc is not None
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        super().__init__(db_url, env, cwd=REPO)
 
 
 def create_table(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:

@@ -21,8 +21,7 @@ from ..bots.arena import (
     summarize,
 )
 from ..bots.base import BOT_NAMES
-from ..rules.errors import OptionsError
-from ..rules.options import TOTEM_SETS, GameOptions
+from .sim import TOTEMS_HELP, check_totem_set
 
 
 def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
@@ -40,15 +39,6 @@ def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[s
     if not names:
         raise click.BadParameter("name at least one bot", ctx, param)
     return names
-
-
-def check_totems(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """A totem set the engine accepts (click callback)."""
-    try:
-        GameOptions(players=2, totems=value.strip())
-    except OptionsError as exc:
-        raise click.BadParameter(f"{exc} (sets: {', '.join(TOTEM_SETS)})", ctx, param) from None
-    return value.strip()
 
 
 @click.command("arena")
@@ -80,8 +70,8 @@ def check_totems(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "--totems",
     default="beginner",
     show_default=True,
-    callback=check_totems,
-    help="Totem set (beginner, dragon, cat-plus-three, random-four, or 4 names).",
+    callback=check_totem_set,
+    help=TOTEMS_HELP,
 )
 @click.option(
     "--plot",

@@ -33,24 +33,15 @@ FIGURES = 3
 BENCH_SEED = 20_240_101  # fixed, so runs on one machine compare like with like
 
 
-def _fast_game(options: GameOptions, seed: int, chooser: random.Random) -> int:
-    """One random game through legal_actions + apply_fast; the number of steps."""
+def _random_game(options: GameOptions, seed: int, chooser: random.Random, validated: bool) -> int:
+    """One random game through legal_actions + apply (validated, with events) or
+    apply_fast; the number of steps."""
     game = Game(options, seed)
+    apply = game.apply if validated else game.apply_fast
     steps = 0
     while not game.is_over:
         actions = game.legal_actions(game.decision.seats[0])
-        game.apply_fast(actions[chooser.randrange(len(actions))])
-        steps += 1
-    return steps
-
-
-def _validated_game(options: GameOptions, seed: int, chooser: random.Random) -> int:
-    """One random game through legal_actions + apply (validated, with events)."""
-    game = Game(options, seed)
-    steps = 0
-    while not game.is_over:
-        actions = game.legal_actions(game.decision.seats[0])
-        game.apply(actions[chooser.randrange(len(actions))])
+        apply(actions[chooser.randrange(len(actions))])
         steps += 1
     return steps
 
@@ -59,12 +50,11 @@ def measure(players: int, budget: float, validated: bool = False) -> tuple[int, 
     """Random games for about `budget` seconds (at least one): (games, steps, seconds)."""
     options = GameOptions(players=players, totems="beginner")
     chooser = random.Random(BENCH_SEED)
-    play = _validated_game if validated else _fast_game
     games = steps = 0
     start = time.perf_counter()
     elapsed = 0.0
     while games == 0 or elapsed < budget:
-        steps += play(options, BENCH_SEED + games, chooser)
+        steps += _random_game(options, BENCH_SEED + games, chooser, validated)
         games += 1
         elapsed = time.perf_counter() - start
     return games, steps, elapsed

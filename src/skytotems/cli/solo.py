@@ -13,7 +13,7 @@ import click
 
 from ..bots.base import BOT_NAMES
 from ..bots.solo import format_solo, run_solo, summarize_solo
-from .arena import check_totems
+from .sim import TOTEMS_HELP, check_totem_set
 
 
 @click.command("solo")
@@ -39,8 +39,8 @@ from .arena import check_totems
     "--totems",
     default="beginner",
     show_default=True,
-    callback=check_totems,
-    help="Totem set (beginner, dragon, cat-plus-three, random-four, or 4 names).",
+    callback=check_totem_set,
+    help=TOTEMS_HELP,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (last line).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")

@@ -118,13 +118,6 @@ class Altar:
         """Points from the totems standing on this altar."""
         return sum(t.points for t in self.totems)
 
-    def can_place_pedestal(self, design: int, c: int) -> bool:
-        """RULES.md §3: on an uncovered cloud; on a column only its kind or a hoard design."""
-        if c not in self.clouds or c in self.covered:
-            return False
-        stack = self.stacks.get(c)
-        return not stack or stack[0] == design or design in self.hoard
-
     def pedestal_cells(self, design: int) -> list[int]:
         """All cells where a pedestal of `design` may go now, ascending."""
         if design in self.hoard:
@@ -160,10 +153,6 @@ class Altar:
                 if n not in clouds and n not in covered:
                     out.add(n)
         return sorted(out)
-
-    def columns(self) -> dict[int, tuple[int, ...]]:
-        """Non-empty columns by cell (read-only use please)."""
-        return self.stacks
 
     # --- changing (engine only) -----------------------------------------------
 

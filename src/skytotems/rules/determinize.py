@@ -88,10 +88,7 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     game.history = []
     game.base_move = view["move"]
     game._events = None
-    game._decision = None
-    game._legal = {}
-    game._reveal_cache = {}
-    game._site_cache = {}
+    game._forget_caches()
     game.setup_events = []
     hands: list[tuple[str, ...]] = []
     start_cards: list[str | None] = []

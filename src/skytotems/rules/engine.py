@@ -9,7 +9,6 @@ and advances. Nothing here knows about bots, servers or screens.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Iterable
 from typing import Any
 
@@ -59,7 +58,7 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
-from .grid import format_cell
+from .grid import cell_to_json, format_cell
 from .options import ROUNDS, GameOptions
 from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
 from .rng import Rng
@@ -181,11 +180,6 @@ class Game:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-
-    def clone_via_pickle(self) -> Game:
-        """A copy through pickle (proves the game pickles)."""
-        copy: Game = pickle.loads(pickle.dumps(self))
-        return copy
 
     # ----------------------------------------------------------------- querying
 
@@ -324,6 +318,12 @@ class Game:
         self._decision = None
         self._legal = {}
 
+    def _forget_caches(self) -> None:
+        """Drop every cache, after the state was set field by field (positions, views)."""
+        self._changed()
+        self._reveal_cache = {}
+        self._site_cache = {}
+
     def _do(self, action: Action) -> None:
         self._changed()
         handler = _HANDLERS[type(action)]
@@ -438,7 +438,7 @@ class Game:
                 "wolf_blessing",
                 (seat,),
                 {
-                    "remaining": [list(_xy(c)) for c in frame[2]],
+                    "remaining": [cell_to_json(c) for c in frame[2]],
                 },
             )
         if name == "dragon_build":
@@ -720,9 +720,13 @@ class Game:
 
         self.phase = "over"
         self._changed()
-        totals = tuple(score_sheet(self, s).total for s in range(self.n))
+        sheets = [score_sheet(self, s) for s in range(self.n)]
         self._emit(
-            GameEnded(totals, tuple(final_places(self)), tuple(tuple(g) for g in self.goals))
+            GameEnded(
+                tuple(sh.total for sh in sheets),
+                tuple(final_places(self, sheets)),
+                tuple(tuple(g) for g in self.goals),
+            )
         )
 
     # ------------------------------------------------------------------ the bag
@@ -857,12 +861,6 @@ class Game:
         for action in actions:
             game.apply(action)
         return game
-
-
-def _xy(c: int) -> tuple[int, int]:
-    from .grid import xy
-
-    return xy(c)
 
 
 _HANDLERS: dict[type[Action], Any] = {

@@ -108,8 +108,6 @@ def game_from_position(position: Position) -> Game:
     game.current = position.seat
     mode = "final" if position.phase == "final" else "normal"
     game._stack = [("turn", position.seat, mode)]
-    game._changed()
-    game._reveal_cache = {}
-    game._site_cache = {}
+    game._forget_caches()
     game.history = []
     return game

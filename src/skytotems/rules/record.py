@@ -25,7 +25,8 @@ RECORD_FORMAT = "skytotems-record"
 RECORD_VERSION = 1
 
 
-def _engine_version() -> str:
+def engine_version() -> str:
+    """The installed package version (one source: pyproject.toml)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -39,7 +40,7 @@ def make_record(game: Game) -> dict[str, Any]:
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
-        "engine": _engine_version(),
+        "engine": engine_version(),
         "options": game.options.to_json(),
         "deck": game.deck.to_json(),
         "seed": game.seed,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -98,17 +99,19 @@ def score_sheet(game: Game, seat: int) -> ScoreSheet:
     return altar_sheet(game.altars[seat], points, seat, revealed)
 
 
-def final_places(game: Game) -> list[int]:
+def final_places(game: Game, sheets: Sequence[ScoreSheet] | None = None) -> list[int]:
     """Place of each seat (1 = winner). Tie-breaks of RULES.md §8:
 
     - bga: among tied scores, the seat later in round 1's turn order ranks higher;
     - rulebook: more totems ranks higher; still tied seats share the place.
-    Solo has one result, so both altars share place 1.
+    Solo has one result, so both altars share place 1. `sheets`, when the caller has
+    them already, are the seats' score sheets.
     """
     n = game.n
     if game.options.solo:
         return [1] * n
-    sheets = [score_sheet(game, s) for s in range(n)]
+    if sheets is None:
+        sheets = [score_sheet(game, s) for s in range(n)]
     if game.options.tie_break == "bga":
         position = {(game.first_player + i) % n: i for i in range(n)}
         keys = [(sheets[s].total, position[s]) for s in range(n)]

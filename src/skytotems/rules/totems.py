@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .altar import Altar, PlacedTotem
 from .grid import DOWN, RIGHT
-from .pieces import T_BIRD, T_CAT, T_DRAGON, T_HORSE, T_WOLF
+from .pieces import T_BIRD, T_DRAGON, T_HORSE, T_WOLF
 
 CAT_HEIGHT = 6  # a column this high gets a cat (RULES.md §6)
 
@@ -115,13 +115,6 @@ def sites(altar: Altar, kind: int) -> list[tuple[int, ...]]:
     """All cells where a totem of `kind` may be built now (empty for the cat)."""
     finder = SITE_FINDERS.get(kind)
     return finder(altar) if finder else []
-
-
-def is_site(altar: Altar, kind: int, cells: tuple[int, ...]) -> bool:
-    """Whether `cells` (canonical order) is a legal site for `kind` now."""
-    if kind == T_CAT:
-        return len(cells) == 1 and cells[0] in cat_cells(altar)
-    return cells in sites(altar, kind)
 
 
 def build_totem(altar: Altar, kind: int, cells: tuple[int, ...]) -> PlacedTotem:

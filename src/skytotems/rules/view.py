@@ -87,10 +87,10 @@ def view(game: Game, seat: int | None, include_deck: bool = True) -> dict[str, A
     """
     over = game.phase == "over"
     all_chosen = all(c is not None for c in game.start_cards)
+    sheets = [score_sheet(game, s) for s in range(game.n)]
     seats = []
-    for s in range(game.n):
+    for s, sheet in enumerate(sheets):
         private = sees_private(game, seat, s) or over
-        sheet = score_sheet(game, s)
         entry: dict[str, Any] = {
             "seat": s,
             "chosen": game.start_cards[s] is not None,
@@ -142,9 +142,8 @@ def view(game: Game, seat: int | None, include_deck: bool = True) -> dict[str, A
     if over:
         out["decision"] = None
         out["legal_actions"] = []
-        sheets = [score_sheet(game, s) for s in range(game.n)]
         out["score_sheets"] = [sh.to_json() for sh in sheets]
-        out["places"] = final_places(game)
+        out["places"] = final_places(game, sheets)
         if game.options.solo:
             total = sum(sh.total for sh in sheets)
             out["solo"] = {"total": total, "band": solo_band(total)}
