@@ -15,7 +15,10 @@ estimate = points already scored
 the bag) needs more effort per pedestal. The chance of finishing a need of n with A
 pedestal-gaining actions left is exp(-n / (rate * A + 0.3)). Totem sites form a "plan":
 the best projects that share no cell, each weighted less than the one before, since
-they compete for the same pedestals.
+they compete for the same pedestals. Each totem but the horse (whose extra turn gives
+the action back) uses up one of the builds left: the full actions, plus the
+final-totem turn, which can build one totem and nothing else, so it costs no
+pedestal-gaining action.
 
 The weights were set by paired solo series of the greedy bot (same deals, one weight
 changed at a time); most changes were within the noise, the column-height bonus was not.
@@ -41,42 +44,59 @@ class Weights:
 
     potential: float = 1.2  # weight of a prepared totem site's value counted now
     goals: float = 0.8  # share of a near-met goal card's value counted now
-    room: float = 0.5  # value of each free cloud (up to ROOM_CAP)
+    room: float = 0.5  # value of each free cloud (up to `room_cap`)
     rate: float = 1.0  # pedestals a seat adds to one project per action
     wolf_per_column: float = 1.2  # a wolf's blessing, per other uncovered column
     action_cost: float = 3.0  # what building a totem gives up: a build-pedestals action
     plan: tuple[float, ...] = (1.0, 0.6, 0.35, 0.2)  # weights of a plan's projects, best first
     height: float = 0.2  # bonus per pedestal above the first in uncovered columns
     height_power: float = 1.0  # how the height bonus grows with the column's height
+    room_cap: int = 4  # free clouds beyond this many are worth nothing more
+    # Value of blessings, in points (roughly what they bring on average); the wolf's
+    # is `wolf_per_column` per column instead.
+    bird_blessing: float = 5.0
+    horse_blessing: float = 3.5
+    dragon_blessing: float = 3.5
+    cat_blessing: float = 3.5
+    turn_value: float = 3.5  # what an unused action (an extra turn's too) is worth
+    reveal_reward: float = 2.5  # the chosen pedestal a reveal brings
+    pool_share: float = 0.9  # share of an owed pool pedestal's points counted now
+    pool_bonus: float = 0.3  # plus this per owed pool pedestal (height, sites)
+    owed_cloud: float = 0.25  # an owed cloud placement
+
+    def blessings(self) -> tuple[float, ...]:
+        """The value of each totem kind's blessing, by kind (the wolf's: see `potential`)."""
+        values = {
+            T_BIRD: self.bird_blessing,
+            T_HORSE: self.horse_blessing,
+            T_DRAGON: self.dragon_blessing,
+            T_CAT: self.cat_blessing,
+        }
+        return tuple(values.get(kind, 0.0) for kind in range(max(values) + 1))
 
 
-ROOM_CAP = 4
-# Value of blessings, in points (roughly what they bring on average).
-BLESSING = {T_BIRD: 5.0, T_WOLF: 3.0, T_HORSE: 3.5, T_DRAGON: 3.5, T_CAT: 3.5}
-TURN_VALUE = 3.5  # what an extra turn's build-pedestals action is worth
-REVEAL_REWARD = 2.5  # the chosen pedestal a reveal brings
+def actions_left(game: Game, seat: int) -> tuple[int, int]:
+    """(full actions `seat` still has, 1 if its final-totem turn is still to come).
 
-
-def actions_left(game: Game, seat: int) -> tuple[int, bool]:
-    """(pedestal-gaining actions `seat` still has, whether it may still build a totem).
-
-    The current action counts while the seat has not used it yet.
+    A full action gains pedestals or builds a totem; the final-totem turn (RULES.md §8)
+    can only build. The current action counts while the seat has not used it yet; a
+    horse's owed extra turn is a full action, in the final-totem phase too.
     """
     phase = game.phase
     if phase in ("last_reveals", "over"):
-        return 0, False
+        return 0, 0
+    if phase == "setup":
+        return ROUNDS, 1
     n = game.n
     order_pos = (seat - game.start_player) % n
     done = game.turns_in_round
     extra = game.extra_turns if game.current == seat else 0
-    if phase == "setup":
-        return ROUNDS, True
     frame = game._stack[-1] if game._stack else ("",)
     acting_now = game.current == seat and frame[0] == "turn"
     this_round = 1 if order_pos > done or (order_pos == done and acting_now) else 0
     if phase == "final":
-        return extra, bool(this_round or extra)
-    return ROUNDS - game.round + this_round + extra, True
+        return extra, this_round
+    return ROUNDS - game.round + this_round + extra, 1
 
 
 def chance(need: float, actions: int, rate: float = 1.0) -> float:
@@ -89,6 +109,10 @@ def chance(need: float, actions: int, rate: float = 1.0) -> float:
 
 
 WEIGHTS = Weights()
+# The altar-dependent part of estimates (plan, goals, room), by weights then by what it
+# depends on; altar versions are unique in a process, so a key never goes stale.
+_ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
+_ALTAR_PARTS_LIMIT = 100_000
 
 
 class Estimator:
@@ -97,9 +121,12 @@ class Estimator:
     def __init__(self, game: Game, weights: Weights = WEIGHTS) -> None:
         self.game = game
         self.w = weights
+        self.blessing = weights.blessings()
         bag = game.bag
+        self.bag_key = tuple(bag)
         # Cost of one pedestal of each design on an existing column: scarce designs cost more.
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
+        self.cache = _ALTAR_PARTS.setdefault(weights, {})
 
     # ----------------------------------------------------------------- pieces
 
@@ -111,31 +138,51 @@ class Estimator:
         score += sum(game.cards[c].points for c in game.revealed[seat])
         if game.phase == "over":
             return float(score)
-        actions, can_build = actions_left(game, seat)
-        return (
-            score
-            + self.owed(seat)
-            + self.potential(altar, actions, can_build)
-            + self.goals(seat, altar, actions)
-            + (self.w.room * min(ROOM_CAP, free_clouds(altar)) if actions else 0.0)
+        actions, final_build = actions_left(game, seat)
+        return score + self.owed(seat) + self.altar_part(seat, altar, actions, final_build)
+
+    def altar_part(self, seat: int, altar: Altar, actions: int, final_build: int) -> float:
+        """What the altar prepares: its plan, its face-down goals and its room (cached)."""
+        game = self.game
+        key = (
+            altar.version,
+            actions,
+            final_build,
+            self.bag_key,
+            game.buildable_kinds,
+            game.cat_in_play,
+            tuple(game.goals[seat]),
+            id(game.cards),
         )
+        part = self.cache.get(key)
+        if part is None:
+            part = (
+                self.potential(altar, actions, final_build)
+                + self.goals(seat, altar, actions)
+                + (self.w.room * min(self.w.room_cap, free_clouds(altar)) if actions else 0.0)
+            )
+            if len(self.cache) >= _ALTAR_PARTS_LIMIT:
+                self.cache.clear()
+            self.cache[key] = part
+        return part
 
     def owed(self, seat: int) -> float:
         """What the machine still owes `seat`: pool pedestals, clouds, rewards, blessings."""
         game = self.game
+        w = self.w
         total = 0.0
         for frame in game._stack:
             if len(frame) < 2 or frame[1] != seat:
                 continue
             name = frame[0]
             if name == "pool":
-                total += sum(0.9 * pedestal_points(d) + 0.3 for d in game.pool)
+                total += sum(w.pool_share * pedestal_points(d) + w.pool_bonus for d in game.pool)
             elif name == "clouds":
-                total += 0.25 * frame[2]
+                total += w.owed_cloud * frame[2]
             elif name == "reward":
-                total += REVEAL_REWARD if game.bag_total else 0.0
+                total += w.reveal_reward if game.bag_total else 0.0
             elif name == "cat_design":
-                total += REVEAL_REWARD * (2 if frame[2] < 0 else 1)
+                total += w.reveal_reward * (2 if frame[2] < 0 else 1)
             elif name == "bird_draw":
                 total += 3 * 1.4
             elif name == "wolf":
@@ -143,64 +190,80 @@ class Estimator:
                 for c in frame[2]:
                     d = altar.stacks[c][0]
                     if game.bag[d]:
-                        total += pedestal_points(d) + 0.3
+                        total += pedestal_points(d) + w.pool_bonus
             elif name == "dragon_build":
                 best = max((len(s) for s in game.slots), default=0) or 2
                 total += 1.3 * best
             elif name == "turn":
-                total += TURN_VALUE  # an action not used yet (a horse's extra turn too)
+                total += w.turn_value  # an action not used yet (a horse's extra turn too)
         if game.current == seat:
-            total += TURN_VALUE * game.extra_turns
+            total += w.turn_value * game.extra_turns
         return total
 
-    def potential(self, altar: Altar, actions: int, can_build: bool) -> float:
+    def potential(self, altar: Altar, actions: int, final_build: int) -> float:
         """The value of the best plan of non-overlapping totem sites and cat columns.
 
         Candidate projects are ranked by value (points and blessing, less the action a
         build takes, times the chance of finishing it); the best ones that share no cell
         are kept, each weighted less than the one before (they compete for pedestals).
+        Every totem but the horse (which gives its action back) takes one of the builds
+        left: the full actions and the final-totem turn, which builds for free.
         """
-        if not can_build and actions <= 0:
+        if actions <= 0 and not final_build:
             return 0.0
         game = self.game
-        valued: list[tuple[float, tuple[int, ...]]] = []
+        w = self.w
+        valued: list[tuple[float, tuple[int, ...], bool]] = []
         # The wolf's blessing adds a pedestal to every other uncovered column.
         open_columns = sum(1 for c in altar.stacks if c not in altar.covered)
-        wolf_blessing = self.w.wolf_per_column * max(0, open_columns - 2)
+        wolf_blessing = w.wolf_per_column * max(0, open_columns - 2)
+        # Actions that can gain pedestals before a build that still needs some.
+        gaining = actions - (0 if final_build else 1)
         for kind, cells, need, points in self.projects(altar, game.buildable_kinds):
-            if need > 0 and actions <= 1:
-                continue
-            # A built totem needs an action of its own, after the pedestals.
-            p = chance(need, actions - (1 if need > 0 else 0), self.w.rate)
-            blessing = wolf_blessing if kind == T_WOLF else BLESSING[kind]
+            if need > 0:
+                if gaining <= 0:
+                    continue
+                p = chance(need, gaining, w.rate)
+            else:
+                p = 1.0
+            blessing = wolf_blessing if kind == T_WOLF else self.blessing[kind]
             # Building takes an action that could have gained pedestals instead.
-            value = (points + blessing - self.w.action_cost) * p
+            value = (points + blessing - w.action_cost) * p
             if value > 0.05:
-                valued.append((value, cells))
+                valued.append((value, cells, kind == T_HORSE))
         if game.cat_in_play and actions > 0:
             for c, s in altar.stacks.items():
                 if c not in altar.covered and len(s) >= 2:
                     need = (CAT_HEIGHT - len(s)) * self.cost[s[0]]
-                    p = chance(need, actions, self.w.rate)
-                    valued.append(((CAT_HEIGHT + BLESSING[T_CAT]) * p, (c,)))
-        valued.sort(key=lambda vc: -vc[0])
+                    p = chance(need, actions, w.rate)
+                    valued.append(((CAT_HEIGHT + w.cat_blessing) * p, (c,), True))
+        valued.sort(key=lambda v: -v[0])
         used: set[int] = set()
         total = 0.0
         picked = 0
-        for value, cells in valued:
+        builds = actions + final_build
+        free_build = final_build
+        for value, cells, free in valued:
             if any(c in used for c in cells):
                 continue
+            if not free:
+                if builds <= 0:
+                    continue
+                builds -= 1
+                if free_build:  # the best build can wait for the final-totem turn
+                    value += w.action_cost
+                    free_build = 0
             used.update(cells)
-            total += self.w.plan[picked] * value
+            total += w.plan[picked] * value
             picked += 1
-            if picked == len(self.w.plan):
+            if picked == len(w.plan):
                 break
-        if self.w.height and actions > 0:
-            power = self.w.height_power
-            total += self.w.height * sum(
+        if w.height and actions > 0:
+            power = w.height_power
+            total += w.height * sum(
                 (len(s) - 1) ** power for c, s in altar.stacks.items() if c not in altar.covered
             )
-        return self.w.potential * total
+        return w.potential * total
 
     def projects(
         self, altar: Altar, kinds: tuple[int, ...]
@@ -291,7 +354,7 @@ class Estimator:
         for card_id in game.goals[seat]:
             card = game.cards[card_id]
             distance = mission_distance(card.mission, altar, self)
-            value = card.points + REVEAL_REWARD
+            value = card.points + self.w.reveal_reward
             if distance <= 0:
                 total += value
             else:

@@ -15,7 +15,9 @@ the iterations in which it was legal, and UCB uses it in place of the parent's v
   best-prior actions in at first, more as visits grow.
 - Playout: the rest of the bot's own turn by the one-step estimate, then a fast
   rule-based policy for every other seat until the bot's next turn begins (so taking
-  the slot an opponent wanted shows), or the game ends; the position is scored by the
+  the slot an opponent wanted shows), or the game ends; at the hard level the other
+  seats choose their turn's action (slot or totem) by the heuristic estimate instead,
+  which models a strong opponent's reply far better. The position is scored by the
   heuristic estimate (`evaluation.Estimator`), final scores if the game ended. The
   value is the bot's estimate minus its best opponent's (in solo: both altars' sum).
 - The search over one turn is reused across its small decisions: the subtree of the
@@ -31,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..rules.actions import (
     Action,
@@ -70,12 +73,15 @@ class Level:
     widen_base: int = 2  # actions considered at first
     widen_rate: float = 0.5  # exponent of visit count growth of the considered set
     playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
+    # How other seats choose their turn's action in playouts: "fast" (rules of thumb)
+    # or "estimate" (the best of a few candidates by the heuristic estimate).
+    opponent_turn: Literal["fast", "estimate"] = "fast"
 
 
 LEVELS = {
     "easy": Level(iterations=12, determinizations=2, time_cap=0.5),
     "medium": Level(iterations=80, determinizations=4, time_cap=3.0),
-    "hard": Level(iterations=250, determinizations=8, time_cap=20.0),
+    "hard": Level(iterations=250, determinizations=8, time_cap=20.0, opponent_turn="estimate"),
 }
 MAX_PLAYOUT_STEPS = 400
 
@@ -318,7 +324,12 @@ class Search:
                     turns_left -= 1
                     if turns_left <= 0:
                         break
-            game.apply_fast(fast_action(game, seat, game.legal_actions(seat), rng))
+            legal = game.legal_actions(seat)
+            if self.level.opponent_turn == "estimate" and decision.kind == "turn":
+                action = estimated_turn(game, seat, legal, rng, self.solo)
+            else:
+                action = fast_action(game, seat, legal, rng)
+            game.apply_fast(action)
         return self.value(game)
 
 
@@ -358,6 +369,46 @@ def fast_action(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
     if isinstance(first, EndTurn):
         return first
     return _fast_turn(game, seat, legal, rng)
+
+
+ESTIMATED_TOTEMS = 3  # the highest-scoring totems an estimated turn considers
+
+
+def estimated_turn(game: Game, seat: int, legal: list[Action], rng: Rng, solo: bool) -> Action:
+    """A turn's action for a playout seat: each slot (or the bag draw) and the few
+    highest-scoring totems, each played out to the end of its turn by the fast policy
+    and judged by the heuristic estimate (solo: both altars')."""
+    altar = game.altars[seat]
+    totems: list[tuple[int, Action]] = []
+    candidates: list[Action] = []
+    for a in legal:
+        if isinstance(a, BuildTotem):
+            height = max(altar.height(c) for c in a.cells)
+            totems.append((TOTEM_SIZE[a.kind] * height, a))
+        elif isinstance(a, Reveal):
+            return a
+        else:
+            candidates.append(a)
+    totems.sort(key=lambda pa: -pa[0])
+    candidates.extend(a for _, a in totems[:ESTIMATED_TOTEMS])
+    if len(candidates) == 1:
+        return candidates[0]
+    key = turn_key(game)
+    best = candidates[0]
+    best_value = float("-inf")
+    for action in candidates:
+        child = game.copy()
+        child.apply_fast(action)
+        for _ in range(MAX_PLAYOUT_STEPS):
+            if child.is_over or turn_key(child) != key or child.decision.kind == "turn":
+                break
+            acting = child.decision.seats[0]
+            child.apply_fast(fast_action(child, acting, child.legal_actions(acting), rng))
+        est = Estimator(child)
+        value = sum(est.value(s) for s in range(child.n)) if solo else est.value(seat)
+        if value > best_value:
+            best, best_value = action, value
+    return best
 
 
 def _fast_turn(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
