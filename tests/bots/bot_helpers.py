@@ -6,10 +6,18 @@ import random
 from collections.abc import Iterator
 
 from skytotems import Game, GameOptions, PlacePedestal
-from skytotems.bots.mcts import Level
+from skytotems.bots.mcts import Level, MctsBot
 
 # A search budget small enough for tests that check legality and determinism.
 TINY = Level(iterations=3, determinizations=1, time_cap=5.0)
+# The same, with the other seats' turns chosen by the estimate in playouts (as hard).
+TINY_ESTIMATE = Level(iterations=3, determinizations=1, time_cap=5.0, opponent_turn="estimate")
+
+
+def tiny_mcts(name: str, seed: int) -> MctsBot:
+    """`mcts-tiny` or `mcts-tiny-estimate`: a search bot small enough for tests."""
+    return MctsBot(seed, TINY_ESTIMATE if name == "mcts-tiny-estimate" else TINY)
+
 
 SETUPS = (
     (2, "beginner"),

@@ -7,10 +7,9 @@ import pytest
 from skytotems import Game, view
 from skytotems.bots import make_bot
 from skytotems.bots.base import determinize
-from skytotems.bots.mcts import MctsBot
 from skytotems.rules.rng import Rng
 
-from .bot_helpers import TINY, positions
+from .bot_helpers import positions, tiny_mcts
 
 
 def hide_differently(game: Game, seat: int) -> Game:
@@ -47,7 +46,7 @@ def sample_positions() -> list[tuple[Game, int]]:
     return picked[:40]
 
 
-@pytest.mark.parametrize("name", ["greedy", "mcts-tiny", "random"])
+@pytest.mark.parametrize("name", ["greedy", "mcts-tiny", "mcts-tiny-estimate", "random"])
 def test_decision_ignores_other_seats_cards_and_the_bag_order(name: str) -> None:
     changed_hidden = 0
     for game, seat in sample_positions():
@@ -56,11 +55,9 @@ def test_decision_ignores_other_seats_cards_and_the_bag_order(name: str) -> None
             changed_hidden += 1
         first, second = view(game, seat), view(twin, seat)
         assert first == second
-        bots = (
-            [MctsBot(9, TINY) for _ in range(2)]
-            if name == "mcts-tiny"
-            else [make_bot(name, 9) for _ in range(2)]
-        )
+        bots = [
+            tiny_mcts(name, 9) if name.startswith("mcts") else make_bot(name, 9) for _ in range(2)
+        ]
         a = bots[0].choose(first, game.legal_actions(seat))
         b = bots[1].choose(second, twin.legal_actions(seat))
         assert a == b

@@ -9,16 +9,15 @@ import pytest
 from skytotems import GameOptions, view
 from skytotems.bots import make_bot
 from skytotems.bots.arena import play_game
-from skytotems.bots.mcts import MctsBot
 from skytotems.rules.decisions import DECISION_KINDS
 
-from .bot_helpers import TINY, positions
+from .bot_helpers import positions, tiny_mcts
 
 
 def test_random_greedy_and_mcts_choose_only_legal_actions_in_every_decision_kind() -> None:
     random_bot = make_bot("random", 1)
     greedy = make_bot("greedy", 2)
-    mcts = MctsBot(3, TINY)
+    searchers = [tiny_mcts("mcts-tiny", 3), tiny_mcts("mcts-tiny-estimate", 4)]
     asked: Counter[str] = Counter()
     for i, (game, seat) in enumerate(positions(48, seed=7)):
         kind = game.decision.kind
@@ -31,7 +30,7 @@ def test_random_greedy_and_mcts_choose_only_legal_actions_in_every_decision_kind
         if rare or i % 10 == 0:
             bots.append(greedy)
         if rare or i % 40 == 0:
-            bots.append(mcts)
+            bots.extend(searchers)
         for bot in bots:
             action = bot.choose(seen, legal)
             assert action in legal, f"{bot.name} chose {action} at {kind}"
@@ -41,9 +40,9 @@ def test_random_greedy_and_mcts_choose_only_legal_actions_in_every_decision_kind
     assert sum(asked.values()) > 4000
 
 
-@pytest.mark.parametrize("name", ["mcts-tiny", "greedy", "random"])
+@pytest.mark.parametrize("name", ["mcts-tiny", "mcts-tiny-estimate", "greedy", "random"])
 def test_bots_finish_a_solo_and_a_four_player_game(name: str) -> None:
-    bot = MctsBot(11, TINY) if name == "mcts-tiny" else make_bot(name, 11)
+    bot = tiny_mcts(name, 11) if name.startswith("mcts") else make_bot(name, 11)
     solo = play_game([bot, bot], GameOptions(players=1), seed=5)
     assert solo.places == (1, 1)
     assert sum(solo.decisions) == solo.actions
