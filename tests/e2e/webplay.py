@@ -91,18 +91,38 @@ def wait_until_answered(page: Page, move_before: str | None, timeout_s: float = 
 
 
 def play_by_clicking(
-    page: Page, seed: int = 0, max_clicks: int = 600, until_move: int | None = None
+    page: Page,
+    seed: int = 0,
+    max_clicks: int = 1_500,
+    until_move: int | None = None,
+    stall_clicks: int = 60,
 ) -> int:
-    """Click until the game is over (or the move counter reaches `until_move`)."""
+    """Click until the game is over (or the move counter reaches `until_move`).
+
+    Fails when `stall_clicks` clicks in a row leave the move counter where it was (the
+    page offers nothing that moves the game on), naming the last clicks and the status.
+    """
     rng = random.Random(seed)
     clicks = 0
+    recent: list[str] = []
+    last_move: str | None = None
+    since_progress = 0
     while clicks < max_clicks:
         if not wait_for_my_turn_or_end(page):
             return clicks
         move = page.locator("#table-root").get_attribute("data-move")
         if until_move is not None and move is not None and int(move) >= until_move:
             return clicks
+        since_progress = 0 if move != last_move else since_progress + 1
+        last_move = move
+        if since_progress >= stall_clicks:
+            status = page.locator("#status-text").inner_text()
+            raise AssertionError(
+                f"no progress at move {move} in {stall_clicks} clicks; "
+                f"status {status!r}; last clicks {recent[-12:]}"
+            )
         what = click_once(page, rng)
+        recent.append(what)
         clicks += 1
         if what == "missed":
             page.wait_for_timeout(100)

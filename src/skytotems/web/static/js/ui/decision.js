@@ -110,9 +110,11 @@ export function interaction(view, ui = {}) {
         if (action.design !== selected) continue;
         model.cells.set(cellKey(action.cell), { style: "place", action, ghost: selected });
       }
-      model.prompt = { key: "prompt.place_pedestal", params: { design: selected, count: pool.length } };
+      // a pedestal no cell can take can only go back: say so and make that the main button
+      const nowhere = model.cells.size === 0;
+      model.prompt = { key: nowhere ? "prompt.place_pedestal_none" : "prompt.place_pedestal", params: { design: selected, count: pool.length } };
       const ret = returns.get(selected);
-      if (ret) model.buttons.push({ key: "button.return", params: { design: selected }, action: ret, dataAction: "return", tipKey: "tip.return" });
+      if (ret) model.buttons.push({ key: "button.return", params: { design: selected }, action: ret, primary: nowhere, dataAction: "return", tipKey: "tip.return" });
       // the pool pedestal may be chosen freely: a one-option shortcut would hide that
       model.single = null;
       break;
