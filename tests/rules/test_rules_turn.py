@@ -242,6 +242,19 @@ def test_s12_return_goes_to_the_bag_at_once_then_its_cloud_is_decided() -> None:
     assert game.decision.context["pool"] == ["blue"]
 
 
+def test_s12_pending_steps_show_the_cloud_of_a_return_above_the_rest_of_the_pool() -> None:
+    """RULES.md §12 Pools: after a return, its cloud is the next step and the pool's other
+    pedestals wait under it; `pending_steps` reads that stack without exposing it."""
+    game = pos(EMPTY, EMPTY, slots=["rb", "", ""], bag={})
+    play(game, TakeSlot(0, 0), ReturnPedestal(0, RED))
+    steps = game.pending_steps
+    assert steps[-1] == ("clouds", 0, 1, "return")
+    assert [frame[0] for frame in steps].index("pool") < len(steps) - 1
+    assert isinstance(steps, tuple)  # a copy: the game's own stack cannot be changed
+    play(game, PlaceCloud(0, c(2, 0)))
+    assert game.pending_steps[-1][0] == "pool"
+
+
 def test_s12_reveals_offered_at_top_of_turn_next_pedestal_and_prompt() -> None:
     """RULES.md §12 Reveals: the open decision points are the top of the turn, the choice of
     the next pedestal of a pool, and the end-of-turn prompt."""

@@ -91,7 +91,8 @@ def actions_left(game: Game, seat: int) -> tuple[int, int]:
     order_pos = (seat - game.start_player) % n
     done = game.turns_in_round
     extra = game.extra_turns if game.current == seat else 0
-    frame = game._stack[-1] if game._stack else ("",)
+    steps = game.pending_steps
+    frame = steps[-1] if steps else ("",)
     acting_now = game.current == seat and frame[0] == "turn"
     this_round = 1 if order_pos > done or (order_pos == done and acting_now) else 0
     if phase == "final":
@@ -171,7 +172,7 @@ class Estimator:
         game = self.game
         w = self.w
         total = 0.0
-        for frame in game._stack:
+        for frame in game.pending_steps:
             if len(frame) < 2 or frame[1] != seat:
                 continue
             name = frame[0]

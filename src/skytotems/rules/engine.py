@@ -196,6 +196,15 @@ class Game:
             self._decision = self._make_decision()
         return self._decision
 
+    @property
+    def pending_steps(self) -> tuple[Frame, ...]:
+        """The steps still to resolve, innermost last (a read-only copy of the stack).
+
+        Frames name a step and its seat first, e.g. ("pool", seat) or ("clouds", seat, n,
+        why); evaluators read what the game still owes a seat from them.
+        """
+        return tuple(self._stack)
+
     def pending_seats(self) -> tuple[int, ...]:
         """Seats that may act now (empty once the game is over)."""
         return () if self.phase == "over" else self.decision.seats
