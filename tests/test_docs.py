@@ -32,7 +32,13 @@ from skytotems import (
 from skytotems.rules.decisions import DECISION_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCTEST_FILES = ["README.md", "docs/api.md", "docs/notation.md", "docs/record-format.md"]
+DOCTEST_FILES = [
+    "README.md",
+    "docs/api.md",
+    "docs/bots.md",
+    "docs/notation.md",
+    "docs/record-format.md",
+]
 LINKED_PAGES = [
     "README.md",
     *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")),
