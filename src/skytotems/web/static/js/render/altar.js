@@ -159,9 +159,10 @@ export function renderAltar(svg, altar, opts = {}) {
   svg.appendChild(defs);
   const ground = svgEl("g", { class: "layer-ground" });
   const solid = svgEl("g", { class: "layer-columns" });
+  const marks = svgEl("g", { class: "layer-marks" });
   const figures = svgEl("g", { class: "layer-totems" });
   const labels = svgEl("g", { class: "layer-labels" });
-  svg.append(ground, solid, figures, labels);
+  svg.append(ground, solid, marks, figures, labels);
 
   const mark = (el, key) => {
     keys.add(key);
@@ -215,10 +216,12 @@ export function renderAltar(svg, altar, opts = {}) {
     grow([...faces.top, ...faces.left, ...faces.right]);
   }
 
-  // Targets are drawn in depth order with the columns, so a column in front hides what
-  // is behind it as it would on a table; while targets are shown the other pieces let
-  // clicks through and fade a little, so a target behind a tall column stays reachable.
-  const targetEls = new Map();
+  // A target is two parts. Its body (the whole column, so a click anywhere on it counts)
+  // is drawn in depth order with the columns; its mark (the glowing top face, and the
+  // ghost piece) lies in a layer above every column, so a target behind a taller one,
+  // even another target, still shows and is clicked where it glows. While targets are
+  // shown the other pieces let clicks through and fade a little.
+  const targetEls = new Map(); // cellKey -> [body or null, mark group]
   for (const [key, target] of targets) {
     const [x, y] = key.split(",").map(Number);
     const h = (stacks.get(key) || []).length;
@@ -230,10 +233,13 @@ export function renderAltar(svg, altar, opts = {}) {
     g.dataset.cell = key;
     g.dataset.tip = target.tip || "";
     if (target.label) g.setAttribute("aria-label", target.label);
+    let body = null;
     if (h > 0) {
-      // the whole column is clickable, not only its top
+      body = svgEl("g", { class: "cell-target-body" });
+      body.dataset.cell = key;
+      body.dataset.tip = target.tip || "";
       const outline = [iso(x, y, h), iso(x + 1, y, h), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0), iso(x, y + 1, h)];
-      g.appendChild(svgEl("polygon", { points: points(outline), class: "cell-hit" }));
+      body.appendChild(svgEl("polygon", { points: points(outline), class: "cell-hit" }));
     }
     if (target.ghost) {
       const ghost = cube(target.ghost, x, y, h, "");
@@ -243,11 +249,17 @@ export function renderAltar(svg, altar, opts = {}) {
     const z = h === 0 && !clouds.has(key) ? 0 : h;
     g.appendChild(svgEl("polygon", { points: points(rhombus(x + 0.03, y + 0.03, x + 0.97, y + 0.97, z)), class: "mark" }));
     grow(rhombus(x, y, x + 1, y + 1, 0));
+    for (const part of body ? [g, body] : [g]) {
+      if (target.onClick) {
+        part.addEventListener("click", (event) => {
+          event.stopPropagation();
+          target.onClick();
+        });
+      }
+      part.addEventListener("pointerenter", () => g.classList.add("hover"));
+      part.addEventListener("pointerleave", () => g.classList.remove("hover"));
+    }
     if (target.onClick) {
-      g.addEventListener("click", (event) => {
-        event.stopPropagation();
-        target.onClick();
-      });
       g.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
           event.preventDefault();
@@ -255,10 +267,14 @@ export function renderAltar(svg, altar, opts = {}) {
         }
       });
     }
-    g.addEventListener("pointerenter", () => g.classList.add("hover"));
-    g.addEventListener("pointerleave", () => g.classList.remove("hover"));
-    targetEls.set(key, g);
+    targetEls.set(key, [body, g]);
   }
+  const placeTarget = (key) => {
+    const parts = targetEls.get(key);
+    if (!parts) return;
+    if (parts[0]) solid.appendChild(parts[0]);
+    marks.appendChild(parts[1]);
+  };
   svg.classList.toggle("targeting", targetEls.size > 0);
 
   // columns (and totem plates) back to front
@@ -267,9 +283,8 @@ export function renderAltar(svg, altar, opts = {}) {
     const [x, y] = cell;
     const stack = stacks.get(key) || [];
     const totem = capOf.get(key);
-    const targetEl = targetEls.get(key);
     if (!stack.length && !totem) {
-      if (targetEl) solid.appendChild(targetEl);
+      placeTarget(key);
       continue;
     }
     const column = svgEl("g", { class: "column" });
@@ -295,7 +310,7 @@ export function renderAltar(svg, altar, opts = {}) {
       grow(faces.top);
     }
     solid.appendChild(column);
-    if (targetEl) solid.appendChild(targetEl);
+    placeTarget(key);
     if (opts.showHeights && stack.length && !totem && !opts.mini) {
       const [lx, ly] = iso(x + 0.5, y + 0.5, stack.length);
       const label = svgEl("g", { class: "height-label", transform: `translate(${lx} ${ly - 1})` });
