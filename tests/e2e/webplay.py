@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -104,7 +105,7 @@ def play_by_clicking(
     """
     rng = random.Random(seed)
     clicks = 0
-    recent: list[str] = []
+    recent: deque[str] = deque(maxlen=12)
     last_move: str | None = None
     since_progress = 0
     while clicks < max_clicks:
@@ -119,7 +120,7 @@ def play_by_clicking(
             status = page.locator("#status-text").inner_text()
             raise AssertionError(
                 f"no progress at move {move} in {stall_clicks} clicks; "
-                f"status {status!r}; last clicks {recent[-12:]}"
+                f"status {status!r}; last clicks {list(recent)}"
             )
         what = click_once(page, rng)
         recent.append(what)
