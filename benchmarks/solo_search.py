@@ -1,0 +1,74 @@
+"""Solo series of the MCTS bot with its search level changed, on the solo CLI's deals.
+
+For comparing a search variant with the released level on the same seeded games as
+`skytotems solo --bot mcts-hard --seed S` (game i gets the same deal and bot seed). It
+prints each game's total as it ends, then the mean and the mean decision time.
+
+    python benchmarks/solo_search.py --first 0 --last 10                  # as released
+    python benchmarks/solo_search.py --set iterations=125 --last 5
+    python benchmarks/solo_search.py --set iterations=50 --set playout_turns=99
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from dataclasses import fields, replace
+from multiprocessing import Pool
+from typing import Any
+
+from skytotems.bots.arena import mix_seed, play_game
+from skytotems.bots.mcts import LEVELS, Level, MctsBot
+from skytotems.rules.options import GameOptions
+
+
+def parse_level(base: str, settings: list[str]) -> Level:
+    """The named level with `field=value` settings applied (values typed as the field's)."""
+    level = LEVELS[base]
+    kinds = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
+    changes: dict[str, Any] = {}
+    for item in settings:
+        name, _, text = item.partition("=")
+        if name not in kinds:
+            raise SystemExit(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
+        changes[name] = kinds[name](text)
+    return replace(level, **changes)
+
+
+def play(task: tuple[Level, int, int, str]) -> tuple[int, int, float]:
+    """One solo game: (index, total, mean decision ms)."""
+    level, index, seed, totems = task
+    bot = MctsBot(mix_seed(seed, index, 3), level)
+    options = GameOptions(players=1, totems=totems)
+    result = play_game([bot, bot], options, mix_seed(seed, index, 2), index)
+    return index, sum(result.scores), 1000 * sum(result.seconds) / sum(result.decisions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", default="hard", choices=sorted(LEVELS))
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--last", type=int, default=10, help="one past the last game")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--totems", default="beginner")
+    args = parser.parse_args()
+    level = parse_level(args.level, args.set)
+    tasks = [(level, i, args.seed, args.totems) for i in range(args.first, args.last)]
+    totals: list[int] = []
+    times: list[float] = []
+    with Pool(args.workers) as pool:
+        for index, total, ms in pool.imap_unordered(play, tasks):
+            print(f"game {index}: {total} ({ms:.0f} ms per decision)", flush=True)
+            totals.append(total)
+            times.append(ms)
+    print(f"{level}")
+    print(
+        f"mean total {statistics.fmean(totals):.1f} over {len(totals)} games, "
+        f"{statistics.fmean(times):.0f} ms per decision"
+    )
+
+
+if __name__ == "__main__":
+    main()
