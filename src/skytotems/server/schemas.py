@@ -67,7 +67,7 @@ class TableSummary(BaseModel):
 
     id: str
     options: dict[str, Any]
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "expired"]
     clock: ClockName
     seats: list[SeatOut]
     seq: int | None = None

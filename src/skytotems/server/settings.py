@@ -19,7 +19,9 @@ class Settings:
     takes over a seat whose time ran out (RULES of the table service: mcts-medium).
     `sqlite_synchronous` is SQLite's durability: NORMAL (the default, with WAL) keeps
     every committed action through a crash or kill -9 of the server; FULL also through
-    a power cut, at the price of one fsync per group commit.
+    a power cut, at the price of one fsync per group commit. `waiting_expiry_s`: a table
+    whose game has not started that long after its creation is closed (status
+    "expired"), so abandoned invitations leave the lobby and the server's memory.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -32,6 +34,7 @@ class Settings:
     send_queue_limit: int = 256
     sqlite_synchronous: str = "NORMAL"
     finished_cache_size: int = 64
+    waiting_expiry_s: float = 14 * 24 * 3600.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -51,5 +54,7 @@ class Settings:
             values["takeover_level"] = env["SKYTOTEMS_TAKEOVER_LEVEL"]
         if "SKYTOTEMS_SQLITE_SYNCHRONOUS" in env:
             values["sqlite_synchronous"] = env["SKYTOTEMS_SQLITE_SYNCHRONOUS"].upper()
+        if "SKYTOTEMS_WAITING_EXPIRY_HOURS" in env:
+            values["waiting_expiry_s"] = float(env["SKYTOTEMS_WAITING_EXPIRY_HOURS"]) * 3600
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(settings, **values)  # type: ignore[arg-type]

@@ -94,6 +94,10 @@ def reveals(events: list[Event]) -> bool:
     return False
 
 
+# Statuses of a table whose game will not change again.
+CLOSED = ("finished", "expired")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -375,6 +379,10 @@ class TableService:
             self.active[table.id] = table
             self._after_change(table)
         log.info("skytotems: %d unfinished table(s) resumed", len(stored))
+        await self.expire_waiting()
+        sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
+        self._timer_tasks.add(sweeper)
+        sweeper.add_done_callback(self._timer_tasks.discard)
 
     async def close(self) -> None:
         self._closing = True
@@ -403,7 +411,7 @@ class TableService:
         """The table (from memory, or loaded once from the database); 404 if none."""
         table = self.active.get(table_id) or self.finished.get(table_id)
         if table is not None:
-            if table.status == "finished":
+            if table.status in CLOSED:
                 self.finished.move_to_end(table_id)
             return table
         if len(table_id) > 32:
@@ -430,7 +438,7 @@ class TableService:
         return found
 
     def _remember(self, table: Table) -> None:
-        if table.status == "finished":
+        if table.status in CLOSED:
             self.active.pop(table.id, None)
             self.finished[table.id] = table
             while len(self.finished) > self.settings.finished_cache_size:
@@ -444,6 +452,49 @@ class TableService:
         self.finished.pop(table.id, None)
         fresh = await self.get(table.id)
         self.hub.publish(fresh, [], [], reset=True)  # everyone starts again from the store
+
+    # --------------------------------------------------------------- expiring
+
+    async def expire_waiting(self) -> int:
+        """Close every table still waiting for players `waiting_expiry_s` after its
+        creation: it leaves the lobby and memory, and can no longer be joined."""
+        limit_ms = self.settings.waiting_expiry_s * 1000
+        now = store.now_ms()
+        stale = [
+            t
+            for t in self.active.values()
+            if t.status == "waiting" and now - t.created_ms >= limit_ms
+        ]
+        closed = 0
+        for table in stale:
+            async with table.lock:
+                if table.status != "waiting":
+                    continue
+                table.status = "expired"
+
+                def write(conn: Connection, table_id: str = table.id) -> None:
+                    store.update_table(conn, table_id, status="expired", updated_ms=now)
+
+                try:
+                    await self._commit(table, store.Write(fn=write))
+                except ServiceError:
+                    continue  # reloaded as it was stored; the next sweep tries again
+                self.hub.publish(table, [], [{"type": "table_expired"}])
+            self._remember(table)
+            closed += 1
+        if closed:
+            log.info("skytotems: %d table(s) expired without starting", closed)
+        return closed
+
+    async def _sweep_waiting(self) -> None:
+        """Expire waiting tables every so often (a tenth of the limit, at most hourly)."""
+        period = min(3600.0, max(0.05, self.settings.waiting_expiry_s / 10))
+        while not self._closing:
+            await asyncio.sleep(period)
+            try:
+                await self.expire_waiting()
+            except Exception:
+                log.exception("skytotems: expiring waiting tables failed")
 
     # --------------------------------------------------------------- creating
 
@@ -554,6 +605,10 @@ class TableService:
         """Take the first open seat; the game starts when none is left."""
         table = await self.get(table_id)
         async with table.lock:
+            if table.status == "expired":
+                raise ServiceError(
+                    "table_expired", "this table was closed: its game never started", 410
+                )
             player = next((p for p in table.players if p.kind == "open"), None)
             if player is None:
                 raise ServiceError("table_full", "this table has no open seat", 409)
@@ -641,6 +696,8 @@ class TableService:
     def _check_can_act(self, table: Table, player: int, by_bot: bool) -> None:
         if table.status == "waiting":
             raise ServiceError("waiting", "the game starts once every seat is taken")
+        if table.status == "expired":
+            raise ServiceError("table_expired", "this table was closed: its game never started")
         kind = table.players[player].kind
         if by_bot != (kind == "bot"):
             raise ServiceError("bot_seat", "a bot plays this seat now")

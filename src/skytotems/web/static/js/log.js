@@ -112,6 +112,8 @@ export function describe(event, ctx) {
     // the server's own events
     case "player_joined":
       return entry("log.joined", { player: playerChip(event.name, event.player) }, { kind: "info" });
+    case "table_expired":
+      return entry("log.table_expired", {}, { kind: "info" });
     case "undone":
       return entry("log.undone", { player: pp(event.player) }, { kind: "info" });
     case "time_out":

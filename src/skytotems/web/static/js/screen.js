@@ -261,6 +261,8 @@ export class TableScreen {
       text.appendChild(this.replayStatus());
     } else if (status === "waiting") {
       text.appendChild(document.createTextNode(t("status.waiting")));
+    } else if (status === "expired") {
+      text.appendChild(document.createTextNode(t("status.expired")));
     } else if (view.phase === "over") {
       text.appendChild(this.overStatus());
       buttons.appendChild(button(t("button.scoresheet"), { className: "btn btn-primary", onClick: () => this.showScoreSheet(true), dataAction: "scoresheet" }));
@@ -590,6 +592,7 @@ export class TableScreen {
       view.phase === "setup" &&
       view.decision?.kind === "choose_start" &&
       this.extra.status !== "waiting" &&
+      this.extra.status !== "expired" &&
       (model.start !== null || this.mySeats.length > 0);
     panel.hidden = !show;
     if (!show) return;

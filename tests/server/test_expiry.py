@@ -1,0 +1,67 @@
+"""Tables whose game never starts are closed after `waiting_expiry_s` (README, "A server
+that keeps every move"): they leave the lobby and memory, refuse joins and moves, and
+stay closed across restarts. Games under way are never touched."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from wsclient import Client, ThreadServer, create_table, wait_for
+
+HUMAN = {"type": "human"}
+OPEN = {"type": "open"}
+BOT = {"type": "bot", "level": "random"}
+
+
+def status_of(server: ThreadServer, table_id: str) -> str:
+    summary: dict[str, Any] = httpx.get(f"{server.base}/api/tables/{table_id}").json()
+    return str(summary["status"])
+
+
+def lobby_ids(server: ThreadServer) -> set[str]:
+    tables = httpx.get(f"{server.base}/api/tables").json()["tables"]
+    return {t["id"] for t in tables}
+
+
+def test_a_table_nobody_joins_is_closed_and_refuses_joins_and_moves(
+    start_server: Callable[..., ThreadServer],
+):
+    server = start_server(waiting_expiry_s=1.0)
+    waiting = create_table(server.base, [HUMAN, OPEN])
+    playing = create_table(server.base, [HUMAN, BOT])
+    waiting_id, playing_id = waiting["table"]["id"], playing["table"]["id"]
+    host = Client(server.base, waiting_id, waiting["token_of"][0])
+    assert lobby_ids(server) >= {waiting_id, playing_id}
+
+    wait_for(lambda: status_of(server, waiting_id) == "expired", timeout=10)
+    told = host.recv_type("state")
+    assert told["status"] == "expired" and told["events"][-1] == {"type": "table_expired"}
+    assert status_of(server, playing_id) == "playing"
+    assert lobby_ids(server) == {playing_id}
+
+    join = httpx.post(f"{server.base}/api/tables/{waiting_id}/join", json={"name": "Bo"})
+    assert join.status_code == 410 and join.json()["code"] == "table_expired"
+    refused = host.act(host.view["legal_actions"][0])
+    assert refused["type"] == "error" and refused["code"] == "table_expired"
+    host.close()
+
+
+def test_expiry_is_stored_and_applied_to_tables_found_at_start(
+    start_server: Callable[..., ThreadServer],
+):
+    first = start_server()  # the default limit is days: nothing expires here
+    table = create_table(first.base, [HUMAN, OPEN])
+    table_id = table["table"]["id"]
+    first.stop()
+
+    second = start_server(waiting_expiry_s=0.001)
+    assert status_of(second, table_id) == "expired"  # closed as the server started
+    second.stop()
+
+    third = start_server()
+    assert status_of(third, table_id) == "expired"
+    assert table_id not in lobby_ids(third)
+    join = httpx.post(f"{third.base}/api/tables/{table_id}/join", json={"name": "Bo"})
+    assert join.status_code == 410
