@@ -17,8 +17,9 @@ from dataclasses import fields, replace
 from multiprocessing import Pool
 from typing import Any
 
-from skytotems.bots.arena import mix_seed, play_game
+from skytotems.bots.arena import play_game
 from skytotems.bots.mcts import LEVELS, Level, MctsBot
+from skytotems.bots.solo import SoloTask, solo_tasks
 from skytotems.rules.options import GameOptions
 
 
@@ -35,13 +36,13 @@ def parse_level(base: str, settings: list[str]) -> Level:
     return replace(level, **changes)
 
 
-def play(task: tuple[Level, int, int, str]) -> tuple[int, int, float]:
-    """One solo game: (index, total, mean decision ms)."""
-    level, index, seed, totems = task
-    bot = MctsBot(mix_seed(seed, index, 3), level)
-    options = GameOptions(players=1, totems=totems)
-    result = play_game([bot, bot], options, mix_seed(seed, index, 2), index)
-    return index, sum(result.scores), 1000 * sum(result.seconds) / sum(result.decisions)
+def play(job: tuple[Level, SoloTask]) -> tuple[int, int, float]:
+    """One solo game of the CLI's series, the bot at `level`: (index, total, ms/decision)."""
+    level, task = job
+    bot = MctsBot(task.bot_seed, level)
+    options = GameOptions(players=1, totems=task.totems)
+    result = play_game([bot, bot], options, task.game_seed, task.index)
+    return task.index, sum(result.scores), 1000 * sum(result.seconds) / sum(result.decisions)
 
 
 def main() -> None:
@@ -55,7 +56,8 @@ def main() -> None:
     parser.add_argument("--totems", default="beginner")
     args = parser.parse_args()
     level = parse_level(args.level, args.set)
-    tasks = [(level, i, args.seed, args.totems) for i in range(args.first, args.last)]
+    series = solo_tasks(f"mcts-{args.level}", args.last, args.seed, args.totems)
+    tasks = [(level, task) for task in series[args.first :]]
     totals: list[int] = []
     times: list[float] = []
     with Pool(args.workers) as pool:
