@@ -98,6 +98,11 @@ def reveals(events: list[Event]) -> bool:
 CLOSED = ("finished", "expired")
 
 
+def expired_error(status: int = 400) -> ServiceError:
+    """What a join or a move on a table closed for want of players gets."""
+    return ServiceError("table_expired", "this table was closed: its game never started", status)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -606,9 +611,7 @@ class TableService:
         table = await self.get(table_id)
         async with table.lock:
             if table.status == "expired":
-                raise ServiceError(
-                    "table_expired", "this table was closed: its game never started", 410
-                )
+                raise expired_error(410)
             player = next((p for p in table.players if p.kind == "open"), None)
             if player is None:
                 raise ServiceError("table_full", "this table has no open seat", 409)
@@ -697,7 +700,7 @@ class TableService:
         if table.status == "waiting":
             raise ServiceError("waiting", "the game starts once every seat is taken")
         if table.status == "expired":
-            raise ServiceError("table_expired", "this table was closed: its game never started")
+            raise expired_error()
         kind = table.players[player].kind
         if by_bot != (kind == "bot"):
             raise ServiceError("bot_seat", "a bot plays this seat now")
