@@ -4,7 +4,9 @@ stay closed across restarts. Games under way are never touched."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -65,3 +67,33 @@ def test_expiry_is_stored_and_applied_to_tables_found_at_start(
     assert table_id not in lobby_ids(third)
     join = httpx.post(f"{third.base}/api/tables/{table_id}/join", json={"name": "Bo"})
     assert join.status_code == 410
+
+
+def test_a_table_being_closed_can_still_be_looked_up(
+    start_server: Callable[..., ThreadServer], tmp_path: Path
+):
+    """While the expiry's write waits for the database, the table's status already says
+    expired but it is still among the open tables: looking it up must not fail."""
+    server = start_server()
+    table_id = create_table(server.base, [HUMAN, OPEN])["table"]["id"]
+    server.stop()
+    blocker = sqlite3.connect(tmp_path / "skytotems.db", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # holds the write lock: the expiry's commit waits
+    try:
+        closing = start_server(waiting_expiry_s=2.0)
+        summaries: list[httpx.Response] = []
+        wait_for(
+            lambda: (
+                summaries.append(httpx.get(f"{closing.base}/api/tables/{table_id}"))
+                or summaries[-1].status_code != 200
+                or summaries[-1].json()["status"] == "expired"
+            ),
+            timeout=4,
+        )
+        assert summaries[-1].status_code == 200, summaries[-1].text
+        assert table_id in lobby_ids(closing)  # the commit has not ended yet
+    finally:
+        blocker.rollback()
+        blocker.close()
+    wait_for(lambda: table_id not in lobby_ids(closing))
+    assert status_of(closing, table_id) == "expired"

@@ -414,10 +414,14 @@ class TableService:
 
     async def get(self, table_id: str) -> Table:
         """The table (from memory, or loaded once from the database); 404 if none."""
-        table = self.active.get(table_id) or self.finished.get(table_id)
-        if table is not None:
-            if table.status in CLOSED:
+        # by where the table is kept, not by its status: a status changes (to finished,
+        # to expired) before its commit ends and the table moves to the finished cache
+        table = self.active.get(table_id)
+        if table is None:
+            table = self.finished.get(table_id)
+            if table is not None:
                 self.finished.move_to_end(table_id)
+        if table is not None:
             return table
         if len(table_id) > 32:
             raise ServiceError("not_found", "there is no such table", 404)
