@@ -128,6 +128,7 @@ class Estimator:
         # Cost of one pedestal of each design on an existing column: scarce designs cost more.
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
+        self.sites: dict[tuple[object, ...], list[tuple[int, tuple[int, ...], float, int]]] = {}
 
     # ----------------------------------------------------------------- pieces
 
@@ -379,15 +380,12 @@ def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
     if kind_of == "totem_count":
         kind = _int(mission, "kind")
         have = sum(1 for t in altar.totems if t.kind == kind)
-        missing = _int(mission, "min") - have
-        return missing * 3.0 + _best_need(altar, est, kind)
+        return _sites_need(altar, est, kind, _int(mission, "min") - have)
     if kind_of == "totem_over_rare_column":
         kind = _int(mission, "kind")
-        rare_columns = sum(1 for s in stacks.values() if s[0] >= CAT)
         if kind == T_CAT:
-            tallest = max((len(s) for s in stacks.values() if s[0] >= CAT), default=0)
-            return (CAT_HEIGHT - tallest) * 1.3
-        return (0.0 if rare_columns else 2.0) + _best_need(altar, est, kind) + 1.0
+            return _cat_need(altar, est, rare_only=True, count=1)
+        return _rare_site_need(altar, est, kind)
     if kind_of == "rare_designs":
         seen = {d for s in stacks.values() for d in s if d >= CAT}
         if mission.param("include_hoard"):
@@ -418,8 +416,15 @@ def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
     if kind_of == "cloud_cells":
         return 1.3 * (_int(mission, "min") - len(altar.clouds))
     if kind_of == "totem_kinds":
-        kinds_have = {t.kind for t in altar.totems}
-        return 3.0 * (_int(mission, "min") - len(kinds_have))
+        have_kinds = {t.kind for t in altar.totems}
+        missing = _int(mission, "min") - len(have_kinds)
+        missing_kinds = [k for k in est.game.buildable_kinds if k not in have_kinds]
+        needs = sorted(_sites_need(altar, est, k, 1) for k in missing_kinds)
+        if est.game.cat_in_play and T_CAT not in have_kinds:
+            needs = sorted([*needs, _cat_need(altar, est, rare_only=False, count=1)])
+        if len(needs) < missing:
+            return 99.0
+        return sum(needs[:missing])
     if kind_of == "rare_pedestals":
         n = sum(1 for s in stacks.values() for d in s if d >= CAT)
         if mission.param("include_hoard"):
@@ -445,15 +450,72 @@ def _int(mission: Mission, name: str) -> int:
     return value
 
 
-def _best_need(altar: Altar, est: Estimator, kind: int) -> float:
-    """Pedestals still needed for the cheapest site of `kind` (6 when there is none)."""
+BUILD_EFFORT = 1.0  # a totem build's own effort, in pedestals (an action spent)
+NO_SITE_NEED = 8.0  # pedestals to a totem site when the altar offers none yet
+# A cat needs six pedestals of one design on one column; the slots seldom offer them,
+# so each counts as this many pedestals of effort (kept cat goals were met 3 % of the
+# time in greedy solo games while the plain count rated them as likely as any other).
+CAT_GOAL_EFFORT = 5.0
+
+
+def _kind_projects(
+    altar: Altar, est: Estimator, kind: int
+) -> list[tuple[int, tuple[int, ...], float, int]]:
+    """The totem sites of `kind` (`Estimator.projects`), kept per altar version."""
+    key = (altar.version, kind, est.bag_key)
+    found = est.sites.get(key)
+    if found is None:
+        found = est.sites[key] = est.projects(altar, (kind,))
+    return found
+
+
+def _sites_need(altar: Altar, est: Estimator, kind: int, count: int) -> float:
+    """Pedestals to `count` more totems of `kind` on sites that share no cell, plus
+    each build's effort (the horse's extra turn gives its action back)."""
+    if count <= 0:
+        return 0.0
     if kind == T_CAT:
-        tallest = max(
-            (len(s) for c, s in altar.stacks.items() if c not in altar.covered), default=0
-        )
-        return float(CAT_HEIGHT - tallest)
-    needs = [need for k, _, need, _ in est.projects(altar, (kind,))]
-    return min(needs, default=6.0)
+        return _cat_need(altar, est, rare_only=False, count=count)
+    build = 0.0 if kind == T_HORSE else BUILD_EFFORT
+    sites = sorted(_kind_projects(altar, est, kind), key=lambda p: p[2])
+    used: set[int] = set()
+    total = 0.0
+    for _, cells, need, _ in sites:
+        if any(c in used for c in cells):
+            continue
+        used.update(cells)
+        total += need + build
+        count -= 1
+        if count == 0:
+            return total
+    return total + count * (NO_SITE_NEED + build)
+
+
+def _rare_site_need(altar: Altar, est: Estimator, kind: int) -> float:
+    """Pedestals to a totem of `kind` over a rare column (a wolf's gap does not count):
+    a site over one, or a site with an empty cloud where a rare column may start."""
+    stacks = altar.stacks
+    build = 0.0 if kind == T_HORSE else BUILD_EFFORT
+    best = NO_SITE_NEED + 2.0
+    for _, cells, need, _ in _kind_projects(altar, est, kind):
+        over = (cells[0], cells[2]) if kind == T_WOLF else cells
+        if any((s := stacks.get(c)) and s[0] >= CAT for c in over):
+            best = min(best, need)
+        elif any(c not in stacks for c in over):
+            best = min(best, need + 2.0)  # a rare pedestal must start that column
+    return best + build
+
+
+def _cat_need(altar: Altar, est: Estimator, *, rare_only: bool, count: int) -> float:
+    """Pedestals until `count` uncovered columns (of rare kinds if `rare_only`) reach a
+    cat's height, each pedestal costed by its design's scarcity."""
+    needs = sorted(
+        CAT_GOAL_EFFORT * (CAT_HEIGHT - len(s)) * est.cost[s[0]]
+        for c, s in altar.stacks.items()
+        if c not in altar.covered and (not rare_only or s[0] >= CAT)
+    )
+    needs += [CAT_GOAL_EFFORT * CAT_HEIGHT * 1.5 + 1.0] * count  # a column still to start
+    return sum(needs[:count])
 
 
 def _square_need(altar: Altar, min_height: int) -> float:
