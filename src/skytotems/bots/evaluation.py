@@ -110,6 +110,8 @@ def chance(need: float, actions: int, rate: float = 1.0) -> float:
 
 
 WEIGHTS = Weights()
+# A candidate totem site: (kind, cells, pedestals still needed, points when built).
+Site = tuple[int, tuple[int, ...], float, int]
 # The altar-dependent part of estimates (plan, goals, room), by weights then by what it
 # depends on; altar versions are unique in a process, so a key never goes stale.
 _ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
@@ -128,7 +130,7 @@ class Estimator:
         # Cost of one pedestal of each design on an existing column: scarce designs cost more.
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
-        self.sites: dict[tuple[object, ...], list[tuple[int, tuple[int, ...], float, int]]] = {}
+        self.sites: dict[int, list[Site]] = {}  # `altar_sites` by altar version
 
     # ----------------------------------------------------------------- pieces
 
@@ -221,7 +223,7 @@ class Estimator:
         wolf_blessing = w.wolf_per_column * max(0, open_columns - 2)
         # Actions that can gain pedestals before a build that still needs some.
         gaining = actions - (0 if final_build else 1)
-        for kind, cells, need, points in self.projects(altar, game.buildable_kinds):
+        for kind, cells, need, points in self.altar_sites(altar):
             if need > 0:
                 if gaining <= 0:
                     continue
@@ -267,9 +269,15 @@ class Estimator:
             )
         return w.potential * total
 
-    def projects(
-        self, altar: Altar, kinds: tuple[int, ...]
-    ) -> list[tuple[int, tuple[int, ...], float, int]]:
+    def altar_sites(self, altar: Altar) -> list[Site]:
+        """The altar's totem sites of every kind in play, found once for the plan and
+        the goals alike."""
+        found = self.sites.get(altar.version)
+        if found is None:
+            found = self.sites[altar.version] = self.projects(altar, self.game.buildable_kinds)
+        return found
+
+    def projects(self, altar: Altar, kinds: tuple[int, ...]) -> list[Site]:
         """Candidate totem sites: (kind, cells, pedestals still needed, points when built).
 
         Every footprint touching a column or a free cloud is tried, at the lowest
@@ -279,7 +287,7 @@ class Estimator:
         covered = altar.covered
         clouds = altar.clouds
         cost = self.cost
-        out: list[tuple[int, tuple[int, ...], float, int]] = []
+        out: list[Site] = []
 
         def cell_state(c: int) -> tuple[int, float]:
             """(height, cost per pedestal) of a cell; height -1 if unusable (covered)."""
@@ -418,10 +426,8 @@ def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
     if kind_of == "totem_kinds":
         have_kinds = {t.kind for t in altar.totems}
         missing = _int(mission, "min") - len(have_kinds)
-        missing_kinds = [k for k in est.game.buildable_kinds if k not in have_kinds]
-        needs = sorted(_sites_need(altar, est, k, 1) for k in missing_kinds)
-        if est.game.cat_in_play and T_CAT not in have_kinds:
-            needs = sorted([*needs, _cat_need(altar, est, rare_only=False, count=1)])
+        in_play = est.game.kinds  # the cat too: it counts once it arrives
+        needs = sorted(_sites_need(altar, est, k, 1) for k in in_play if k not in have_kinds)
         if len(needs) < missing:
             return 99.0
         return sum(needs[:missing])
@@ -458,26 +464,25 @@ NO_SITE_NEED = 8.0  # pedestals to a totem site when the altar offers none yet
 CAT_GOAL_EFFORT = 5.0
 
 
-def _kind_projects(
-    altar: Altar, est: Estimator, kind: int
-) -> list[tuple[int, tuple[int, ...], float, int]]:
-    """The totem sites of `kind` (`Estimator.projects`), kept per altar version."""
-    key = (altar.version, kind, est.bag_key)
-    found = est.sites.get(key)
-    if found is None:
-        found = est.sites[key] = est.projects(altar, (kind,))
-    return found
+def _build_effort(kind: int) -> float:
+    """A build's own effort: none for the horse, whose extra turn gives the action back."""
+    return 0.0 if kind == T_HORSE else BUILD_EFFORT
+
+
+def _kind_sites(altar: Altar, est: Estimator, kind: int) -> list[Site]:
+    """The altar's totem sites of one kind."""
+    return [site for site in est.altar_sites(altar) if site[0] == kind]
 
 
 def _sites_need(altar: Altar, est: Estimator, kind: int, count: int) -> float:
     """Pedestals to `count` more totems of `kind` on sites that share no cell, plus
-    each build's effort (the horse's extra turn gives its action back)."""
+    each build's effort."""
     if count <= 0:
         return 0.0
     if kind == T_CAT:
         return _cat_need(altar, est, rare_only=False, count=count)
-    build = 0.0 if kind == T_HORSE else BUILD_EFFORT
-    sites = sorted(_kind_projects(altar, est, kind), key=lambda p: p[2])
+    build = _build_effort(kind)
+    sites = sorted(_kind_sites(altar, est, kind), key=lambda p: p[2])
     used: set[int] = set()
     total = 0.0
     for _, cells, need, _ in sites:
@@ -495,15 +500,14 @@ def _rare_site_need(altar: Altar, est: Estimator, kind: int) -> float:
     """Pedestals to a totem of `kind` over a rare column (a wolf's gap does not count):
     a site over one, or a site with an empty cloud where a rare column may start."""
     stacks = altar.stacks
-    build = 0.0 if kind == T_HORSE else BUILD_EFFORT
     best = NO_SITE_NEED + 2.0
-    for _, cells, need, _ in _kind_projects(altar, est, kind):
+    for _, cells, need, _ in _kind_sites(altar, est, kind):
         over = (cells[0], cells[2]) if kind == T_WOLF else cells
         if any((s := stacks.get(c)) and s[0] >= CAT for c in over):
             best = min(best, need)
         elif any(c not in stacks for c in over):
             best = min(best, need + 2.0)  # a rare pedestal must start that column
-    return best + build
+    return best + _build_effort(kind)
 
 
 def _cat_need(altar: Altar, est: Estimator, *, rare_only: bool, count: int) -> float:
