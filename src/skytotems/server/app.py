@@ -187,6 +187,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table, player, token = await rt.service.join(table_id, body.name)
         return {"table": table.summary(), "player": player, "token": token}
 
+    @app.post("/api/tables/{table_id}/cancel", response_model=TableSummary, tags=["tables"])
+    async def cancel_table(
+        table_id: str, rt: Rt, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Close a table still waiting for players (Bearer token of a seated player)."""
+        table = await rt.service.cancel(table_id, _bearer(authorization))
+        return table.summary()
+
     @app.get("/api/tables/{table_id}/view", tags=["tables"])
     async def table_view(
         table_id: str, rt: Rt, authorization: Annotated[str | None, Header()] = None

@@ -22,8 +22,9 @@ server → client
 
 The `view` is `skytotems.view(game, seat)` without its `deck` (sent once, in welcome).
 Events are the engine's, filtered for the seat by `events_for`, followed by the server's
-own (player_joined, undone, time_out, taken_over). A connection resumes by sending
-the last seq it saw in hello: it gets the events it missed, or `reset` and the view.
+own (player_joined, undone, time_out, taken_over, table_expired, table_cancelled). A
+connection resumes by sending the last seq it saw in hello: it gets the events it
+missed, or `reset` and the view.
 """
 
 from __future__ import annotations

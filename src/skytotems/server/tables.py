@@ -479,21 +479,47 @@ class TableService:
             async with table.lock:
                 if table.status != "waiting":
                     continue
-                table.status = "expired"
-
-                def write(conn: Connection, table_id: str = table.id) -> None:
-                    store.update_table(conn, table_id, status="expired", updated_ms=now)
-
                 try:
-                    await self._commit(table, store.Write(fn=write))
+                    await self._close_waiting(table, now, {"type": "table_expired"})
                 except ServiceError:
                     continue  # reloaded as it was stored; the next sweep tries again
-                self.hub.publish(table, [], [{"type": "table_expired"}])
-            self._remember(table)
             closed += 1
         if closed:
             log.info("skytotems: %d table(s) expired without starting", closed)
         return closed
+
+    async def cancel(self, table_id: str, token: str | None) -> Table:
+        """A seated player closes their table before its game starts (as an expiry
+        would): it leaves the lobby and refuses joins and moves from then on."""
+        table = await self.get(table_id)
+        if token is None:
+            raise ServiceError("bad_token", "only a seated player may cancel a table", 401)
+        player = table.player_by_token(token)
+        if player is None:
+            raise ServiceError("bad_token", "this token opens no seat here", 403)
+        async with table.lock:
+            if table.status == "expired":
+                raise expired_error(410)
+            if table.status != "waiting":
+                raise ServiceError(
+                    "started", "this game has started: only a waiting table can be cancelled", 409
+                )
+            await self._close_waiting(
+                table, store.now_ms(), {"type": "table_cancelled", "player": player}
+            )
+        return table
+
+    async def _close_waiting(self, table: Table, now: int, notice: dict[str, Any]) -> None:
+        """Waiting → expired, stored, then told to everyone watching (`notice`) and moved
+        out of the open tables. The caller holds the table's lock."""
+        table.status = "expired"
+
+        def write(conn: Connection, table_id: str = table.id) -> None:
+            store.update_table(conn, table_id, status="expired", updated_ms=now)
+
+        await self._commit(table, store.Write(fn=write))
+        self.hub.publish(table, [], [notice])
+        self._remember(table)
 
     async def _sweep_waiting(self) -> None:
         """Expire waiting tables every so often (a tenth of the limit, at most hourly)."""

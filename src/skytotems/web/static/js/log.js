@@ -114,6 +114,8 @@ export function describe(event, ctx) {
       return entry("log.joined", { player: playerChip(event.name, event.player) }, { kind: "info" });
     case "table_expired":
       return entry("log.table_expired", {}, { kind: "info" });
+    case "table_cancelled":
+      return entry("log.table_cancelled", { player: pp(event.player) }, { kind: "info" });
     case "undone":
       return entry("log.undone", { player: pp(event.player) }, { kind: "info" });
     case "time_out":

@@ -51,6 +51,8 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${enc(id)}`),
   /** POST /api/tables/{id}/join {name} -> {table, player, token} */
   join: (id, name) => request("POST", `/api/tables/${enc(id)}/join`, { body: { name } }),
+  /** POST /api/tables/{id}/cancel (Bearer token of a seated player) -> summary */
+  cancel: (id, token) => request("POST", `/api/tables/${enc(id)}/cancel`, { token }),
   /** GET /api/tables/{id}/view (Bearer token: that seat; none: spectator) -> {seq, player, view} */
   view: (id, token) => request("GET", `/api/tables/${enc(id)}/view`, { token }),
   /** GET /api/tables/{id}/stats -> {table, players:[...]} (finished games only) */

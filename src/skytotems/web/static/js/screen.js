@@ -782,6 +782,45 @@ export class TableScreen {
     return seat;
   }
 
+  /** "Cancel this table", asked twice: the second step says what closing means (the
+   *  step survives re-renders in `ui.cancelAsked`). */
+  cancelNode() {
+    const node = el("div", "cancel-table");
+    const again = () => this.renderWaiting();
+    if (!this.ui.cancelAsked) {
+      node.appendChild(
+        button(t("waiting.cancel"), {
+          className: "btn btn-small",
+          dataAction: "cancel-table",
+          onClick: () => {
+            this.ui.cancelAsked = true;
+            again();
+          },
+        }),
+      );
+      return node;
+    }
+    node.append(
+      el("p", "", t("waiting.cancel_confirm")),
+      button(t("waiting.cancel_yes"), {
+        className: "btn btn-small btn-danger",
+        dataAction: "cancel-table-confirm",
+        onClick: () => {
+          this.ui.cancelAsked = false;
+          this.hooks.cancel();
+        },
+      }),
+      button(t("waiting.cancel_no"), {
+        className: "btn btn-small",
+        onClick: () => {
+          this.ui.cancelAsked = false;
+          again();
+        },
+      }),
+    );
+    return node;
+  }
+
   renderWaiting() {
     const box = $("#waiting", this.root);
     if (!box) return;
@@ -810,6 +849,7 @@ export class TableScreen {
         box.appendChild(list);
       }
     }
+    if (this.player !== null && this.hooks.cancel) box.appendChild(this.cancelNode());
     if (this.player === null && open.length && this.hooks.join) {
       const form = el("form", "join-form");
       const input = el("input");

@@ -96,6 +96,13 @@ async function main() {
       }
     },
     takeover: (player) => socket.takeover(player),
+    cancel: async () => {
+      try {
+        await api.cancel(tableId, token);
+      } catch (err) {
+        toast(errorText(err.code, err.message), "error");
+      }
+    },
     defaultName: myName,
     inviteLinks: () => {
       const links = [];
