@@ -1,6 +1,7 @@
 """A seated player cancels a table still waiting for players from the table page: after
 a second click that says what closing means, every visitor sees it closed and the join
-form goes away (server route POST /api/tables/{id}/cancel)."""
+form goes away, and it leaves the host's list of tables (server route POST
+/api/tables/{id}/cancel)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,8 @@ def test_the_host_cancels_a_waiting_table_and_a_visitor_sees_it_closed(
     assert "cancelled the table" in visitor.locator("#log").inner_text()
     summary = httpx.get(f"{live_server.base}/api/tables/{table_id}", timeout=10).json()
     assert summary["status"] == "expired"
+
+    # the host's lobby no longer offers it among their tables
+    host.goto("/")
+    host.wait_for_selector("#my-tables li")
+    assert host.locator(f"#my-tables li[data-table='{table_id}']").count() == 0

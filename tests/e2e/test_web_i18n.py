@@ -101,6 +101,9 @@ def test_names_built_at_run_time_exist(tables: dict[str, dict[str, str]]) -> Non
     expected += [
         "solo.band." + re.sub(r"[^a-z]+", "_", name.lower()) for _floor, name in SOLO_BANDS
     ]
+    expected += [
+        f"lobby.status.{status}" for status in ("waiting", "playing", "finished", "expired")
+    ]
     expected += [f"phase.{phase}" for phase in ("setup", "play", "final", "last_reveals", "over")]
     expected += [f"log.phase_{phase}" for phase in ("play", "final_totem", "last_reveals")]
     missing = [key for key in expected if key not in en]

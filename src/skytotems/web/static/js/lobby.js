@@ -303,7 +303,7 @@ async function refreshLists() {
           continue;
         }
       }
-      mine.push(summary);
+      if (summary.status !== "expired") mine.push(summary); // closed before it started
     }
     lastLists = { open: open.tables, finished: finished.tables, mine };
     renderLists();
