@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..rules.altar import Altar
 from ..rules.cards import Mission
@@ -106,7 +107,12 @@ def chance(need: float, actions: int, rate: float = 1.0) -> float:
         return 1.0
     if actions <= 0:
         return 0.0
-    return math.exp(-need / (rate * actions + 0.3))
+    return math.exp(-need / chance_spread(actions, rate))
+
+
+def chance_spread(actions: int, rate: float) -> float:
+    """The pedestals `actions` can be expected to add: `chance` is exp(-need / this)."""
+    return rate * actions + 0.3
 
 
 WEIGHTS = Weights()
@@ -223,16 +229,21 @@ class Estimator:
         wolf_blessing = w.wolf_per_column * max(0, open_columns - 2)
         # Actions that can gain pedestals before a build that still needs some.
         gaining = actions - (0 if final_build else 1)
+        # `chance` inlined (this loop is the estimate's hot spot; same figures).
+        spread = chance_spread(gaining, w.rate)
+        blessings = self.blessing
+        action_cost = w.action_cost
+        exp = math.exp
         for kind, cells, need, points in self.altar_sites(altar):
             if need > 0:
                 if gaining <= 0:
                     continue
-                p = chance(need, gaining, w.rate)
+                p = exp(-need / spread)
             else:
                 p = 1.0
-            blessing = wolf_blessing if kind == T_WOLF else self.blessing[kind]
+            blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
             # Building takes an action that could have gained pedestals instead.
-            value = (points + blessing - w.action_cost) * p
+            value = (points + blessing - action_cost) * p
             if value > 0.05:
                 valued.append((value, cells, kind == T_HORSE))
         if game.cat_in_play and actions > 0:
@@ -241,14 +252,14 @@ class Estimator:
                     need = (CAT_HEIGHT - len(s)) * self.cost[s[0]]
                     p = chance(need, actions, w.rate)
                     valued.append(((CAT_HEIGHT + w.cat_blessing) * p, (c,), True))
-        valued.sort(key=lambda v: -v[0])
+        valued.sort(key=itemgetter(0), reverse=True)  # stable: ties keep their order
         used: set[int] = set()
         total = 0.0
         picked = 0
         builds = actions + final_build
         free_build = final_build
         for value, cells, free in valued:
-            if any(c in used for c in cells):
+            if not used.isdisjoint(cells):
                 continue
             if not free:
                 if builds <= 0:
