@@ -81,7 +81,15 @@ class Level:
 LEVELS = {
     "easy": Level(iterations=12, determinizations=2, time_cap=0.5),
     "medium": Level(iterations=80, determinizations=4, time_cap=3.0),
-    "hard": Level(iterations=250, determinizations=8, time_cap=20.0, opponent_turn="estimate"),
+    # The hard level explores twice as widely: with its budget and estimated replies
+    # that measured better than the default (docs/bots.md, "Search settings").
+    "hard": Level(
+        iterations=250,
+        determinizations=8,
+        time_cap=20.0,
+        exploration=8.0,
+        opponent_turn="estimate",
+    ),
 }
 MAX_PLAYOUT_STEPS = 400
 
