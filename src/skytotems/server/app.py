@@ -192,7 +192,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_id: str, rt: Rt, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Close a table still waiting for players (Bearer token of a seated player)."""
-        table = await rt.service.cancel(table_id, _bearer(authorization))
+        table = await rt.service.get(table_id)
+        player = _seat_of(table, _bearer(authorization))
+        if player is None:
+            raise ServiceError("bad_token", "only a seated player may cancel a table", 401)
+        await rt.service.cancel(table, player)
         return table.summary()
 
     @app.get("/api/tables/{table_id}/view", tags=["tables"])

@@ -488,15 +488,9 @@ class TableService:
             log.info("skytotems: %d table(s) expired without starting", closed)
         return closed
 
-    async def cancel(self, table_id: str, token: str | None) -> Table:
-        """A seated player closes their table before its game starts (as an expiry
-        would): it leaves the lobby and refuses joins and moves from then on."""
-        table = await self.get(table_id)
-        if token is None:
-            raise ServiceError("bad_token", "only a seated player may cancel a table", 401)
-        player = table.player_by_token(token)
-        if player is None:
-            raise ServiceError("bad_token", "this token opens no seat here", 403)
+    async def cancel(self, table: Table, player: int) -> None:
+        """`player` (seated, checked by the caller) closes their table before its game
+        starts, as an expiry would: it leaves the lobby and refuses joins and moves."""
         async with table.lock:
             if table.status == "expired":
                 raise expired_error(410)
@@ -507,7 +501,6 @@ class TableService:
             await self._close_waiting(
                 table, store.now_ms(), {"type": "table_cancelled", "player": player}
             )
-        return table
 
     async def _close_waiting(self, table: Table, now: int, notice: dict[str, Any]) -> None:
         """Waiting → expired, stored, then told to everyone watching (`notice`) and moved
