@@ -28,6 +28,7 @@ from skytotems import (
     solo_band,
 )
 from skytotems.cli import cli
+from skytotems.cli.bench import SEARCH_POSITIONS, search_position
 from skytotems.cli.play import TerminalGame
 from skytotems.render import action_text, altar_grid, menu_lines
 from skytotems.rules.grid import cell
@@ -114,7 +115,7 @@ def test_sim_text_report() -> None:
 
 
 def test_bench_json_with_a_tiny_budget() -> None:
-    result = invoke("bench", "--json", "--seconds", "0.3")
+    result = invoke("bench", "--json", "--seconds", "0.3", "--search-positions", "1")
     assert result.exit_code == 0, result.output
     data = last_json(result)
     for key in (
@@ -122,6 +123,7 @@ def test_bench_json_with_a_tiny_budget() -> None:
         "games_per_second_4p",
         "steps_per_second",
         "validated_steps_per_second",
+        "mcts_iterations_per_second",
     ):
         assert data[key] > 0, key
     assert data["python"].split()[-1] == ".".join(map(str, sys.version_info[:3]))
@@ -129,6 +131,21 @@ def test_bench_json_with_a_tiny_budget() -> None:
     # 4 seats take more actions per game than 2 (every seat plays every round)
     assert data["mean_steps_4p"] > data["mean_steps_2p"]
     assert data["seconds"] < 10
+    assert data["mcts_positions"] == 1
+
+
+def test_bench_search_positions_are_turns_with_a_choice() -> None:
+    """The search figure's positions exist (random play reaches them) and offer a real
+    choice at the top of a turn, in 2-player and solo games."""
+    players_seen = set()
+    for players, seed, moves in SEARCH_POSITIONS:
+        game = search_position(players, seed, moves)
+        seat = game.decision.seats[0]
+        assert game.decision.kind == "turn"
+        assert len(game.legal_actions(seat)) > 1
+        assert len(game.history) >= moves
+        players_seen.add(players)
+    assert players_seen == {1, 2}
 
 
 # --------------------------------------------------------------------------- play

@@ -1,6 +1,6 @@
 """`skytotems bench`: engine throughput on one core, through the public API only.
 
-Three timed figures, each given a third of the time budget (whole games always finish,
+Three figures share the time budget, a third each (whole games always finish,
 and at least one game runs, so a tiny budget still measures something):
 
 - full random games per second, 2 and 4 players, beginner set. Each step asks
@@ -11,6 +11,10 @@ and at least one game runs, so a tiny budget still measures something):
 - `validated_steps_per_second`: the same 2-player random play through the full
   `apply()`, which checks legality and returns events, as a server or the terminal
   uses it; compare it with `steps_per_second`.
+- `mcts_iterations_per_second`: mcts-hard's search on a fixed set of positions (top of
+  a turn, reached by seeded random play in 2-player and solo games), each decided by a
+  fresh bot; the search's iterations over its time. It is not part of the time budget:
+  the positions are fixed, so runs compare like with like (a few seconds).
 
 Game construction (dealing, shuffling) and the random choice are part of the timing.
 """
@@ -25,12 +29,23 @@ from typing import Any
 
 import click
 
+from ..bots.mcts import MctsBot
 from ..rules.engine import Game
 from ..rules.options import GameOptions
+from ..rules.view import view
 
 DEFAULT_SECONDS = 24.0  # about 8 s per figure: the whole run stays under 30 s
 FIGURES = 3
 BENCH_SEED = 20_240_101  # fixed, so runs on one machine compare like with like
+# (players, seed, random actions before the position): early, middle and late turns.
+SEARCH_POSITIONS = (
+    (2, 1, 15),
+    (2, 2, 45),
+    (2, 3, 75),
+    (1, 4, 15),
+    (1, 5, 45),
+    (1, 6, 75),
+)
 
 
 def _random_game(options: GameOptions, seed: int, chooser: random.Random, validated: bool) -> int:
@@ -60,18 +75,55 @@ def measure(players: int, budget: float, validated: bool = False) -> tuple[int, 
     return games, steps, elapsed
 
 
-def run_bench(seconds: float) -> dict[str, Any]:
-    """All figures within about `seconds` in total."""
+def search_position(players: int, seed: int, moves: int) -> Game:
+    """A fixed position: `moves` seeded random actions, then on to the next turn decision
+    with more than one legal action."""
+    game = Game(GameOptions(players=players, totems="beginner"), BENCH_SEED + seed)
+    chooser = random.Random(seed)
+    played = 0
+    while not game.is_over:
+        seat = game.decision.seats[0]
+        actions = game.legal_actions(seat)
+        if played >= moves and game.decision.kind == "turn" and len(actions) > 1:
+            return game
+        game.apply_fast(actions[chooser.randrange(len(actions))])
+        played += 1
+    raise ValueError(f"game {seed} ended before move {moves}")
+
+
+def measure_search(positions: int = len(SEARCH_POSITIONS)) -> tuple[int, float]:
+    """mcts-hard on the first `positions` search positions: (iterations, CPU seconds of
+    search). CPU time of this process, so that other work on the machine (the search
+    runs for seconds) weighs less on the figure."""
+    iterations = 0
+    elapsed = 0.0
+    for players, seed, moves in SEARCH_POSITIONS[:positions]:
+        game = search_position(players, seed, moves)
+        seat = game.decision.seats[0]
+        seen, legal = view(game, seat), game.legal_actions(seat)
+        bot = MctsBot(seed, level="hard")
+        start = time.process_time()
+        bot.choose(seen, legal)
+        elapsed += time.process_time() - start
+        iterations += bot.last_iterations
+    return iterations, elapsed
+
+
+def run_bench(seconds: float, search_positions: int = len(SEARCH_POSITIONS)) -> dict[str, Any]:
+    """The engine figures within about `seconds` in total, then the search figure."""
     share = seconds / FIGURES
     start = time.perf_counter()
     games_2p, steps_2p, time_2p = measure(2, share)
     games_4p, steps_4p, time_4p = measure(4, share)
     _, checked_steps, checked_time = measure(2, share, validated=True)
+    search_iterations, search_time = measure_search(search_positions)
     return {
         "games_per_second_2p": round(games_2p / time_2p, 1),
         "games_per_second_4p": round(games_4p / time_4p, 1),
         "steps_per_second": round(steps_2p / time_2p),
         "validated_steps_per_second": round(checked_steps / checked_time),
+        "mcts_iterations_per_second": round(search_iterations / search_time, 1),
+        "mcts_positions": search_positions,
         "games_2p": games_2p,
         "games_4p": games_4p,
         "mean_steps_2p": round(steps_2p / games_2p, 1),
@@ -91,11 +143,19 @@ def run_bench(seconds: float) -> dict[str, Any]:
     show_default=True,
     help="Total time budget, shared by the three figures.",
 )
+@click.option(
+    "--search-positions",
+    type=click.IntRange(1, len(SEARCH_POSITIONS)),
+    default=len(SEARCH_POSITIONS),
+    show_default=True,
+    help="How many of the fixed positions mcts-hard searches (compare like with like).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Last stdout line: one JSON object.")
-def bench(seconds: float, as_json: bool) -> None:
-    """Measure random games per second (2 and 4 players) and engine steps per second."""
+def bench(seconds: float, search_positions: int, as_json: bool) -> None:
+    """Measure random games per second (2 and 4 players), engine steps per second and
+    mcts-hard search iterations per second."""
     click.echo(f"bench: about {seconds:g} s on one core...", err=True)
-    data = run_bench(seconds)
+    data = run_bench(seconds, search_positions)
     if as_json:
         click.echo(json.dumps(data))
         return
@@ -111,4 +171,8 @@ def bench(seconds: float, as_json: bool) -> None:
     click.echo(f"steps/s, legal_actions + apply_fast: {data['steps_per_second']}")
     click.echo(
         f"steps/s, legal_actions + apply (validated, events): {data['validated_steps_per_second']}"
+    )
+    click.echo(
+        f"mcts-hard search iterations/s: {data['mcts_iterations_per_second']} "
+        f"({data['mcts_positions']} fixed positions)"
     )
