@@ -1,4 +1,6 @@
-"""Fixtures: a real server (uvicorn on 127.0.0.1, a port of its own, SQLite in tmp_path)."""
+"""Fixtures: a real server (uvicorn on 127.0.0.1, a port of its own) on a real database:
+every server test runs on SQLite (a file in tmp_path) and on PostgreSQL (a schema of its
+own, see tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ from wsclient import ThreadServer
 from skytotems.server import Settings
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
     return f"sqlite:///{tmp_path / 'skytotems.db'}"
 
 

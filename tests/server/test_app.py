@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-import sqlite3
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import insert
-from wsclient import Client, ThreadServer, create_table, play_until, reach_first_turn
+from wsclient import Client, ThreadServer, create_table, db_rows, play_until, reach_first_turn
 
 from skytotems.cli.serve import serve
 from skytotems.server import store
@@ -49,8 +48,8 @@ def entry(seq: int) -> dict[str, object]:
     }
 
 
-def test_writer_groups_commits_and_isolates_a_failing_write(tmp_path: Path):
-    engine = store.make_engine(f"sqlite:///{tmp_path / 'w.db'}")
+def test_writer_groups_commits_and_isolates_a_failing_write(db_url: str):
+    engine = store.make_engine(db_url)
     store.migrate(engine)
     store.migrate(engine)  # a second start finds the schema up to date
     with engine.begin() as conn:
@@ -81,11 +80,7 @@ def test_writer_groups_commits_and_isolates_a_failing_write(tmp_path: Path):
     results = asyncio.run(run())
     assert results[:200] == [None] * 200
     assert isinstance(results[200], Exception)  # the unique (table, seq) refused it
-    rows = (
-        sqlite3.connect(tmp_path / "w.db")
-        .execute("SELECT seq FROM actions ORDER BY seq")
-        .fetchall()
-    )
+    rows = db_rows(db_url, "SELECT seq FROM actions ORDER BY seq")
     assert [r[0] for r in rows] == list(range(1, 201))
     engine.dispose()
 
@@ -96,7 +91,7 @@ def test_an_unknown_sqlite_durability_mode_is_refused():
 
 
 def test_a_failed_commit_is_not_acknowledged_and_the_cache_is_rebuilt(
-    server: ThreadServer, tmp_path: Path
+    server: ThreadServer, db_url: str
 ):
     """Another writer takes the next seq first (as a second server process could): the
     unique (table, seq) refuses our write, the mover gets an error, and every socket
@@ -107,22 +102,46 @@ def test_a_failed_commit_is_not_acknowledged_and_the_cache_is_rebuilt(
     mover = reach_first_turn(clients)
     theirs, ours = mover.view["legal_actions"][0], mover.view["legal_actions"][-1]
     assert theirs != ours
-    con = sqlite3.connect(tmp_path / "skytotems.db")
-    with con:
-        con.execute(
-            "INSERT INTO actions (table_id, seq, player, kind, data, at_ms)"
-            " VALUES (?, ?, ?, 'action', ?, 0)",
-            (table_id, mover.seq + 1, theirs["seat"], json.dumps(theirs)),
+    other_writer = store.make_engine(db_url)
+    with other_writer.begin() as conn:
+        conn.execute(
+            insert(store.ACTIONS).values(
+                table_id=table_id,
+                seq=mover.seq + 1,
+                player=theirs["seat"],
+                kind="action",
+                data=theirs,
+                at_ms=0,
+            )
         )
+    other_writer.dispose()
     seq = mover.seq
     reply = mover.act(ours)
     assert reply["type"] == "error" and reply["code"] == "storage"
     state = mover.state  # sent before the error: the store's state, from its log
     assert state is not None and state["reset"] and state["seq"] == seq + 1
-    stored = con.execute(
-        "SELECT data FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq + 1)
-    ).fetchone()[0]
-    assert json.loads(stored) == theirs
+    stored = db_rows(
+        db_url,
+        "SELECT data FROM actions WHERE table_id = :id AND seq = :seq",
+        id=table_id,
+        seq=seq + 1,
+    )[0][0]
+    assert stored == theirs
     assert state["view"]["move"] == seq + 1
     # the game goes on from the stored state
     play_until(clients, random.Random(1), lambda: clients[0].seq >= seq + 4)
+
+
+def test_processes_starting_together_migrate_once(postgres_url: str):
+    """N server processes start at once on one PostgreSQL database: the advisory lock lets
+    one migrate while the others wait, then find the schema up to date (none fails on a
+    table that another has just created)."""
+    # (a lock wait of more than 20 s fails instead of hanging the test)
+    url = postgres_url + "%20-clock_timeout%3D20000"
+    engines = [store.make_engine(url) for _ in range(4)]
+    with ThreadPoolExecutor(len(engines)) as pool:
+        list(pool.map(store.migrate, engines))  # re-raises any migration's failure
+    assert db_rows(postgres_url, "SELECT version_num FROM alembic_version") == [("0001",)]
+    assert db_rows(postgres_url, "SELECT count(*) FROM actions") == [(0,)]
+    for engine in engines:
+        engine.dispose()

@@ -4,13 +4,11 @@ stay closed across restarts. Games under way are never touched."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
-from wsclient import Client, ThreadServer, create_table, wait_for
+from wsclient import Client, ThreadServer, create_table, tables_locked, wait_for
 
 HUMAN = {"type": "human"}
 OPEN = {"type": "open"}
@@ -30,14 +28,14 @@ def lobby_ids(server: ThreadServer) -> set[str]:
 def test_a_table_nobody_joins_is_closed_and_refuses_joins_and_moves(
     start_server: Callable[..., ThreadServer],
 ):
-    server = start_server(waiting_expiry_s=1.0)
+    server = start_server(waiting_expiry_s=4.0)  # long enough to look first, on a busy machine
     waiting = create_table(server.base, [HUMAN, OPEN])
     playing = create_table(server.base, [HUMAN, BOT])
     waiting_id, playing_id = waiting["table"]["id"], playing["table"]["id"]
     host = Client(server.base, waiting_id, waiting["token_of"][0])
     assert lobby_ids(server) >= {waiting_id, playing_id}
 
-    wait_for(lambda: status_of(server, waiting_id) == "expired", timeout=10)
+    wait_for(lambda: status_of(server, waiting_id) == "expired", timeout=15)
     told = host.recv_type("state")
     assert told["status"] == "expired" and told["events"][-1] == {"type": "table_expired"}
     assert status_of(server, playing_id) == "playing"
@@ -70,16 +68,14 @@ def test_expiry_is_stored_and_applied_to_tables_found_at_start(
 
 
 def test_a_table_being_closed_can_still_be_looked_up(
-    start_server: Callable[..., ThreadServer], tmp_path: Path
+    start_server: Callable[..., ThreadServer], db_url: str
 ):
     """While the expiry's write waits for the database, the table's status already says
     expired but it is still among the open tables: looking it up must not fail."""
     server = start_server()
     table_id = create_table(server.base, [HUMAN, OPEN])["table"]["id"]
     server.stop()
-    blocker = sqlite3.connect(tmp_path / "skytotems.db", isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")  # holds the write lock: the expiry's commit waits
-    try:
+    with tables_locked(db_url):  # the expiry's commit waits
         closing = start_server(waiting_expiry_s=2.0)
         summaries: list[httpx.Response] = []
         wait_for(
@@ -92,8 +88,5 @@ def test_a_table_being_closed_can_still_be_looked_up(
         )
         assert summaries[-1].status_code == 200, summaries[-1].text
         assert table_id in lobby_ids(closing)  # the commit has not ended yet
-    finally:
-        blocker.rollback()
-        blocker.close()
     wait_for(lambda: table_id not in lobby_ids(closing))
     assert status_of(closing, table_id) == "expired"

@@ -4,10 +4,8 @@
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 
-from wsclient import Client, ThreadServer, create_table, play_until
+from wsclient import Client, ThreadServer, create_table, db_rows, play_until
 
 from skytotems import Game, GameOptions
 
@@ -16,7 +14,7 @@ def secret_leaks(text: str, secrets: set[str]) -> set[str]:
     return {card for card in secrets if f'"{card}"' in text}
 
 
-def test_no_message_holds_another_seats_hidden_cards(server: ThreadServer, tmp_path: Path):
+def test_no_message_holds_another_seats_hidden_cards(server: ThreadServer, db_url: str):
     data = create_table(
         server.base,
         [{"type": "human"}, {"type": "human"}, {"type": "bot", "level": "random"}],
@@ -35,11 +33,7 @@ def test_no_message_holds_another_seats_hidden_cards(server: ThreadServer, tmp_p
     for c in everyone:
         c.drain(0.1)
 
-    seed = (
-        sqlite3.connect(tmp_path / "skytotems.db")
-        .execute("SELECT seed FROM tables WHERE id = ?", (table_id,))
-        .fetchone()[0]
-    )
+    seed = db_rows(db_url, "SELECT seed FROM tables WHERE id = :id", id=table_id)[0][0]
     hands = Game(GameOptions(players=3), seed).hands  # what each seat was dealt
     # when each card became public, read from the spectator's (public) stream
     public_at: dict[str, int] = {}

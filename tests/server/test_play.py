@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 
 import httpx
-from wsclient import Client, ThreadServer, clients_for, create_table, play_until, wait_for
+from wsclient import (
+    Client,
+    ThreadServer,
+    clients_for,
+    create_table,
+    db_rows,
+    play_until,
+    wait_for,
+)
 
 from skytotems import replay
 
@@ -18,7 +24,7 @@ def finished(clients: list[Client]) -> bool:
     return any(c.state is not None and c.state["status"] == "finished" for c in clients)
 
 
-def test_two_humans_play_a_whole_game_and_get_its_record(server: ThreadServer, tmp_path: Path):
+def test_two_humans_play_a_whole_game_and_get_its_record(server: ThreadServer, db_url: str):
     table = create_table(server.base, [{"type": "human", "name": "Ann"}, HUMAN])
     table_id = table["table"]["id"]
     assert table["table"]["status"] == "playing"
@@ -50,10 +56,9 @@ def test_two_humans_play_a_whole_game_and_get_its_record(server: ThreadServer, t
         ) == totals[seat]
         assert sum(entry["totems"].values()) == len(game.altars[seat].totems)
     # the log in the database is the acknowledged moves, in order, and nothing else
-    con = sqlite3.connect(tmp_path / "skytotems.db")
-    rows = con.execute(
-        "SELECT seq, kind FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-    ).fetchall()
+    rows = db_rows(
+        db_url, "SELECT seq, kind FROM actions WHERE table_id = :id ORDER BY seq", id=table_id
+    )
     assert rows == [(i + 1, "action") for i in range(moves)]
     # the replay viewer's steps: the spectator's view after each effective move
     first = httpx.get(f"{server.base}/api/tables/{table_id}/replay/0").json()

@@ -4,14 +4,12 @@ sender, and nothing changes (the views, the seq and the stored log stay as they 
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
-from wsclient import Client, ThreadServer, create_table, reach_first_turn
+from wsclient import Client, ThreadServer, create_table, db_rows, reach_first_turn
 
 HUMAN = {"type": "human"}
 
@@ -19,9 +17,9 @@ HUMAN = {"type": "human"}
 class Table:
     """A 2-human table with both seats and a spectator connected."""
 
-    def __init__(self, server: ThreadServer, db: Path) -> None:
+    def __init__(self, server: ThreadServer, db_url: str) -> None:
         self.server = server
-        self.db = db
+        self.db_url = db_url
         self.data = create_table(server.base, [HUMAN, HUMAN])
         self.id = self.data["table"]["id"]
         self.tokens = self.data["token_of"]
@@ -37,12 +35,10 @@ class Table:
             views.append(
                 httpx.get(f"{self.server.base}/api/tables/{self.id}/view", headers=headers).json()
             )
-        rows = (
-            sqlite3.connect(self.db)
-            .execute(
-                "SELECT seq, kind, data FROM actions WHERE table_id = ? ORDER BY seq", (self.id,)
-            )
-            .fetchall()
+        rows = db_rows(
+            self.db_url,
+            "SELECT seq, kind, data FROM actions WHERE table_id = :id ORDER BY seq",
+            id=self.id,
         )
         return (views, rows)
 
@@ -66,8 +62,8 @@ class Table:
 
 
 @pytest.fixture
-def table(server: ThreadServer, tmp_path: Path) -> Table:
-    return Table(server, tmp_path / "skytotems.db")
+def table(server: ThreadServer, db_url: str) -> Table:
+    return Table(server, db_url)
 
 
 def test_starting_cards_accepted_in_any_order_and_a_duplicate_is_refused(table: Table):

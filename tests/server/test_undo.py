@@ -4,12 +4,10 @@ never past a reveal (random draw, goal card, choice from the bag) or another's m
 from __future__ import annotations
 
 import random
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import httpx
-from wsclient import Client, ThreadServer, create_table, reach_first_turn
+from wsclient import Client, ThreadServer, create_table, db_rows, reach_first_turn
 
 from skytotems import replay, score_sheet
 
@@ -52,7 +50,7 @@ def state_at(client: Client, seq: int) -> dict[str, Any]:
     return client.state
 
 
-def test_undo_obeys_its_limits_through_whole_games(server: ThreadServer, tmp_path: Path):
+def test_undo_obeys_its_limits_through_whole_games(server: ThreadServer, db_url: str):
     rng = random.Random(4)
     data = create_table(server.base, [{"type": "human"}, {"type": "human"}])
     table_id = data["table"]["id"]
@@ -110,10 +108,8 @@ def test_undo_obeys_its_limits_through_whole_games(server: ThreadServer, tmp_pat
         assert other.state is not None and other.state["undo"] == {"last": False, "turn": False}
 
     assert undos >= 10 and refusals >= 5 and long_restarts >= 1
-    rows = (
-        sqlite3.connect(tmp_path / "skytotems.db")
-        .execute("SELECT kind, count(*) FROM actions WHERE table_id = ? GROUP BY kind", (table_id,))
-        .fetchall()
+    rows = db_rows(
+        db_url, "SELECT kind, count(*) FROM actions WHERE table_id = :id GROUP BY kind", id=table_id
     )
     assert dict(rows)["undo"] == undos  # every undo is an entry of its own in the log
     record = httpx.get(f"{server.base}/api/tables/{table_id}/record").json()

@@ -1,4 +1,5 @@
-"""Scripted clients and server launchers for the server tests (real sockets, real SQLite)."""
+"""Scripted clients and server launchers for the server tests (real sockets, a real
+SQLite or PostgreSQL database), and a reader of what the database holds."""
 
 from __future__ import annotations
 
@@ -14,12 +15,51 @@ from typing import Any
 
 import httpx
 import uvicorn
+from sqlalchemy import text
 from websockets.sync.client import ClientConnection, connect
 
-from skytotems.server import Settings, create_app
+from skytotems.server import Settings, create_app, store
 from skytotems.server.process import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def db_rows(db_url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    """Rows of a query on the server's database (any dialect); JSON columns decoded."""
+    engine = store.make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text(sql), params).all()
+    finally:
+        engine.dispose()
+    return [tuple(_decoded(v) for v in row) for row in rows]
+
+
+@contextlib.contextmanager
+def tables_locked(db_url: str) -> Iterator[None]:
+    """Hold a lock that makes every write to the tables wait (SQLite's write lock, or a
+    PostgreSQL table lock that still lets readers through) until the block ends."""
+    engine = store.make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            if engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                conn.begin()
+                conn.exec_driver_sql("LOCK TABLE tables IN EXCLUSIVE MODE")
+            try:
+                yield
+            finally:
+                conn.rollback()
+    finally:
+        engine.dispose()
+
+
+def _decoded(value: Any) -> Any:
+    """SQLite hands JSON columns back as text, PostgreSQL as Python values."""
+    if isinstance(value, str) and value[:1] in ("{", "["):
+        return json.loads(value)
+    return value
 
 
 class ThreadServer:

@@ -2,7 +2,9 @@
 
 The action log is append-only with a unique ``(table_id, seq)``; the game in memory is
 a cache rebuilt from it. Nothing here is tied to SQLite: the only dialect-specific code
-is the pragma hook that turns on WAL for SQLite files, so PostgreSQL needs no change.
+is the pragma hook that turns on WAL for SQLite files; PostgreSQL URLs are driven by
+psycopg 3, and its migrations run under an advisory lock so that several processes
+starting together migrate once.
 
 Writes go through one `Writer` thread. It drains every queued write into one
 transaction (a group commit), so many tables moving at once cost one commit, and it
@@ -38,8 +40,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # BigInteger ids autoincrement on every database; SQLite only does so for INTEGER.
@@ -122,9 +126,27 @@ def _json_text(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+# Any constant shared by every skytotems process: the key of the migration lock.
+MIGRATION_LOCK_KEY = 0x5B7_707E
+
+
+def database_url(url: str) -> URL:
+    """`url` parsed, with plain `postgresql://` (and `postgres://`) driven by psycopg 3
+    rather than SQLAlchemy's default driver (psycopg2, not a dependency)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
 def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
     """An engine for `url`; SQLite files get WAL so readers never block the writer."""
-    engine = create_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads)
+    engine = create_engine(
+        database_url(url),
+        json_serializer=_json_text,
+        json_deserializer=orjson.loads,
+        pool_pre_ping=True,
+    )
     if engine.dialect.name == "sqlite":
         mode = sqlite_synchronous.upper()
         if mode not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -149,8 +171,13 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # (configparser reads % as interpolation: a URL's escapes must be doubled)
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    config.set_main_option("sqlalchemy.url", url)
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":  # N processes starting: one migrates
+            lock = text("SELECT pg_advisory_xact_lock(:key)")
+            connection.execute(lock, {"key": MIGRATION_LOCK_KEY})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
