@@ -24,6 +24,7 @@ from starlette.types import Receive, Scope, Send
 from skytotems import view
 
 from . import store
+from .api_docs import add_api_docs
 from .bots import BotPool
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
@@ -139,9 +140,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by add_api_docs, with assets from the package
         redoc_url=None,
     )
+    add_api_docs(app, app.title)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:

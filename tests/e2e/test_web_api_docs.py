@@ -1,0 +1,32 @@
+"""The API docs page (/api/docs) works offline: Swagger UI's assets come from the server
+itself, so the page renders the API's operations with every other host unreachable."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from conftest import LiveServer, Pages
+    from playwright.sync_api import Route
+
+
+def test_the_api_docs_render_with_no_other_host_reachable(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    own = urlsplit(live_server.base).netloc
+    elsewhere: list[str] = []
+
+    def only_our_server(route: Route) -> None:
+        if urlsplit(route.request.url).netloc == own:
+            route.continue_()
+        else:  # as offline: nothing else answers
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    page = pages.open("about:blank")
+    page.route("**/*", only_our_server)
+    page.goto(live_server.base + "/api/docs")
+    page.get_by_role("heading", name="Sky Totems server").first.wait_for()
+    page.get_by_text("/api/tables/{table_id}/join").first.wait_for()
+    assert elsewhere == []
