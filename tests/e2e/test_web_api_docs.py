@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Route
+
+    from conftest import LiveServer, Pages
 
 
 def test_the_api_docs_render_with_no_other_host_reachable(
