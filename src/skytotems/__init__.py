@@ -30,7 +30,8 @@ from .rules.actions import (
     action_from_json,
 )
 from .rules.altar import Altar, PlacedTotem
-from .rules.cards import Card, Deck, Mission, default_deck, load_deck
+from .rules.cards import Card, Deck, default_deck, load_deck
+from .rules.missions import Mission
 from .rules.decisions import Decision
 from .rules.determinize import Hidden, game_from_view, sample_hidden, unseen_cards
 from .rules.engine import Game

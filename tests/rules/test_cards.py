@@ -15,10 +15,8 @@ import pytest
 
 from skytotems.rules.altar import Altar, PlacedTotem
 from skytotems.rules.cards import (
-    MISSION_TYPES,
     Card,
     Deck,
-    Mission,
     StartLayout,
     default_deck,
     load_deck,
@@ -26,6 +24,8 @@ from skytotems.rules.cards import (
 )
 from skytotems.rules.errors import DeckError
 from skytotems.rules.grid import cell
+from skytotems.rules.mission_types import MISSION_TYPES
+from skytotems.rules.missions import Mission
 from skytotems.rules.pieces import (
     BLUE,
     DESIGN_BY_LETTER,
@@ -301,7 +301,7 @@ def test_mission_params_are_sorted_and_hashable() -> None:
             lambda: StartLayout(((cell(2, 0), (RED,)),)),
             r"start.columns\[0\].cell: \(2,0\) is outside",
         ),
-        (lambda: StartLayout(((0, ()),)), r"start.columns\[0\].stack: must hold"),
+        (lambda: StartLayout(((0, ()),)), r"start.columns\[0\].stack: must be a non-empty list"),
     ],
 )
 def test_values_refuse_invalid_construction(make: Callable[[], object], message: str) -> None:

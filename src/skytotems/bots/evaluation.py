@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from ..rules.altar import Altar
-from ..rules.cards import Mission
 from ..rules.engine import Game
 from ..rules.grid import DIRECTIONS, DOWN, RIGHT
+from ..rules.missions import Mission
 from ..rules.options import ROUNDS
 from ..rules.pieces import CAT, T_BIRD, T_CAT, T_DRAGON, T_HORSE, T_WOLF, pedestal_points
 from ..rules.totems import CAT_HEIGHT
@@ -391,7 +391,12 @@ def free_clouds(altar: Altar) -> int:
 
 
 def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
-    """Roughly how many pedestals (or equivalent efforts) the altar is from `mission`."""
+    """Roughly how many pedestals (or equivalent efforts) the altar is from `mission`.
+
+    The engine's shortfall (a lower bound on the pieces still needed) is the measure;
+    the mission types below refine it with what the bot knows of totem sites, the bag
+    and the shapes' cells (their weights were tuned on solo series).
+    """
     if mission.met(altar):
         return 0.0
     kind_of = mission.type
@@ -457,7 +462,7 @@ def mission_distance(mission: Mission, altar: Altar, est: Estimator) -> float:
         height = _int(mission, "height")
         best_h = max((len(s) for s in stacks.values() if min(s) >= CAT), default=0)
         return 1.5 * (height - best_h)
-    return 6.0
+    return float(mission.shortfall(altar))
 
 
 def _int(mission: Mission, name: str) -> int:

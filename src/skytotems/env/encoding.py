@@ -88,8 +88,10 @@ from ..rules.actions import (
     WolfStop,
     WolfTake,
 )
+from ..rules.altar import Altar
 from ..rules.decisions import DECISION_KINDS
 from ..rules.grid import STRIDE, cell, xy
+from ..rules.missions import Mission
 from ..rules.options import TOTAL_SLOTS
 from ..rules.pieces import (
     DESIGN_BY_NAME,
@@ -101,6 +103,7 @@ from ..rules.pieces import (
     TOTAL_PEDESTALS,
     TOTEM_BY_NAME,
     TOTEM_KINDS,
+    is_rare,
 )
 
 DEFAULT_WINDOW: Final = 16
@@ -617,9 +620,11 @@ def mission_progress(mission: Mapping[str, Any], altar: Mapping[str, Any]) -> fl
 
     Counting missions give count / required (totems of a kind, distinct rare designs,
     column kinds covered, tall columns, clouds, totem kinds, rare pedestals, the tallest
-    all-rare column). Shape missions (a totem over a rare column, the equal square, the
-    staircase, the courtyard) give 0 until met. The environment reports 1 only when the
-    view marks the card revealable, so this is a feature, never a rules check.
+    all-rare column). Every other type (the shapes: a totem over a rare column, the
+    equal square, the staircase, the courtyard) measures itself with the engine's
+    shortfall: the share of the pieces an empty starting altar would need that this
+    altar no longer needs. The environment reports 1 only when the view marks the card
+    revealable, so this is a feature, never a rules check.
     """
     kind = mission["type"]
     stacks = [col["stack"] for col in altar["columns"]]
@@ -659,7 +664,15 @@ def mission_progress(mission: Mapping[str, Any], altar: Mapping[str, Any]) -> fl
             (len(stack) for stack in stacks if all(_is_rare_name(d) for d in stack)), default=0
         )
         return _fraction(best, mission["height"])
-    return 0.0
+    return _shortfall_progress(Mission.from_json(mission), Altar.from_json(altar))
+
+
+def _shortfall_progress(mission: Mission, altar: Altar) -> float:
+    """The share of a fresh altar's shortfall that `altar` has already made up."""
+    start = mission.shortfall(Altar())
+    if start <= 0:
+        return 1.0
+    return max(0.0, 1.0 - mission.shortfall(altar) / start)
 
 
 def _fraction(have: int, need: int) -> float:
@@ -667,4 +680,4 @@ def _fraction(have: int, need: int) -> float:
 
 
 def _is_rare_name(design: str) -> bool:
-    return DESIGN_BY_NAME[design] >= 6
+    return is_rare(DESIGN_BY_NAME[design])

@@ -8,10 +8,12 @@ can cache what they compute from it.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from .grid import DIRECTIONS, START_TILE
-from .pieces import T_WOLF, TOTEM_SIZE, pedestal_points
+from .grid import DIRECTIONS, START_TILE, cell_from_json
+from .pieces import DESIGN_BY_NAME, T_WOLF, TOTEM_BY_NAME, TOTEM_SIZE, pedestal_points
 
 # Versions are unique across all altars of a process, so a cache keyed by version
 # can never mistake one altar (or a copy that has since changed) for another.
@@ -62,6 +64,25 @@ class Altar:
         """An altar with no cloud at all (for notation parsing)."""
         altar = cls()
         altar.clouds = set()
+        return altar
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Altar:
+        """An altar from its wire form (a view's ``altars[i]``), for consumers of views.
+
+        KeyError or ValueError when a field is missing or a name or cell is unknown.
+        """
+        altar = cls.empty()
+        altar.clouds = {cell_from_json(c) for c in data["clouds"]}
+        altar.stacks = {
+            cell_from_json(col["cell"]): tuple(DESIGN_BY_NAME[d] for d in col["stack"])
+            for col in data["columns"]
+        }
+        for t in data["totems"]:
+            cells = tuple(sorted(cell_from_json(c) for c in t["cells"]))
+            altar.add_totem(PlacedTotem(TOTEM_BY_NAME[t["kind"]], cells, t["height"]))
+        altar.hoard = [DESIGN_BY_NAME[d] for d in data["hoard"]]
+        altar.touch()
         return altar
 
     def copy(self) -> Altar:

@@ -12,10 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .altar import Altar, PlacedTotem
+from .altar import Altar
 from .cards import Deck
 from .engine import Game
-from .grid import cell_from_json
 from .options import GameOptions
 from .pieces import DESIGN_BY_NAME, DESIGN_NAMES, TOTEM_BY_NAME
 from .rng import Rng
@@ -75,7 +74,7 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     game.first_player = view["first_player"]
     game.start_player = view["start_player"]
     game.current = view["current"]
-    game.altars = [_altar_from_json(a) for a in view["altars"]]
+    game.altars = [Altar.from_json(a) for a in view["altars"]]
     game.bag = [view["bag"][name] for name in DESIGN_NAMES]
     game.bag_total = sum(game.bag)
     game.slots = [sorted(DESIGN_BY_NAME[d] for d in slot) for slot in view["slots"]]
@@ -136,21 +135,6 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     # of its seat are not met (its only legal action is then EndTurn), so the rebuilt
     # game waits on the same seat as the view.
     return game
-
-
-def _altar_from_json(data: Mapping[str, Any]) -> Altar:
-    altar = Altar.empty()
-    altar.clouds = {cell_from_json(c) for c in data["clouds"]}
-    altar.stacks = {
-        cell_from_json(col["cell"]): tuple(DESIGN_BY_NAME[d] for d in col["stack"])
-        for col in data["columns"]
-    }
-    for t in data["totems"]:
-        cells = tuple(sorted(cell_from_json(c) for c in t["cells"]))
-        altar.add_totem(PlacedTotem(TOTEM_BY_NAME[t["kind"]], cells, t["height"]))
-    altar.hoard = [DESIGN_BY_NAME[d] for d in data["hoard"]]
-    altar.touch()
-    return altar
 
 
 def sample_hidden(view: Mapping[str, Any], rng: Rng) -> Hidden:
