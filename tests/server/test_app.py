@@ -145,3 +145,23 @@ def test_processes_starting_together_migrate_once(postgres_url: str):
     assert db_rows(postgres_url, "SELECT count(*) FROM actions") == [(0,)]
     for engine in engines:
         engine.dispose()
+
+
+def test_the_bot_list_comes_from_the_registry(server: ThreadServer):
+    """DESIGN.md §2: one list of bots; the lobby reads it from /api/bots and the schema
+    accepts exactly the registry's names (an unknown level is refused, nothing created)."""
+    from skytotems.bots.registry import ALIASES, BOT_NAMES, OFFERED
+
+    bots = httpx.get(f"{server.base}/api/bots").json()
+    assert bots == {"levels": list(OFFERED), "aliases": dict(ALIASES)}
+    spec = httpx.get(f"{server.base}/api/openapi.json").json()
+    level = spec["components"]["schemas"]["SeatIn"]["properties"]["level"]
+    assert set(level["anyOf"][0]["enum"]) == set(BOT_NAMES)
+    before = httpx.get(f"{server.base}/api/tables?status=open").json()
+    seats = [{"type": "human", "name": "ann"}, {"type": "bot", "level": "grandmaster"}]
+    refused = httpx.post(f"{server.base}/api/tables", json={"seats": seats})
+    assert refused.status_code == 422
+    assert httpx.get(f"{server.base}/api/tables?status=open").json() == before
+    for name in BOT_NAMES:
+        seats[1]["level"] = name
+        assert httpx.post(f"{server.base}/api/tables", json={"seats": seats}).status_code == 201

@@ -4,6 +4,7 @@ Every bot implements `Bot.choose(view, legal_actions)`; `make_bot(name, seed)` b
 one by name (`random`, `greedy`, `mcts-easy`, `mcts-medium`, `mcts-hard`, `mcts`).
 """
 
-from .base import BOT_NAMES, Bot, canonical_name, make_bot
+from .base import Bot
+from .registry import BOT_NAMES, canonical_name, make_bot
 
 __all__ = ["BOT_NAMES", "Bot", "canonical_name", "make_bot"]

@@ -34,9 +34,10 @@ from typing import Any, TypeVar
 
 from ..rules.engine import Game
 from ..rules.options import GameOptions
-from ..rules.scoring import final_places, score_sheet, solo_band
+from ..rules.scoring import final_places, score_sheet
 from ..rules.view import view
-from .base import Bot, make_bot
+from .base import Bot
+from .registry import make_bot
 
 MAX_ACTIONS = 20_000  # far beyond any real game: a bot that never ends the game is a bug
 ELO_MEAN = 1500.0
@@ -430,8 +431,3 @@ def plot_scores(results: Sequence[GameResult], bots: Sequence[str], path: str) -
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-
-
-def solo_band_of(result: GameResult) -> str:
-    """The rulebook band of a solo game's total."""
-    return solo_band(result.total)

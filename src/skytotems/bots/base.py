@@ -1,4 +1,4 @@
-"""The bot protocol, the registry of bot names, and helpers every bot shares.
+"""The bot protocol and the helpers every bot shares (the names are in `registry`).
 
 A bot sees what a player sees: its seat's view (`skytotems.view(game, seat)`) and the
 legal actions of that seat. It never receives the `Game`. Bots that need a full game
@@ -11,7 +11,6 @@ seeded by the bot's seed and the view's move number and seat, never from the clo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..rules.actions import Action
@@ -20,9 +19,6 @@ from ..rules.engine import Game
 from ..rules.rng import Rng
 
 View = dict[str, Any]
-
-BOT_NAMES = ("random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard", "mcts")
-ALIASES = {"mcts": "mcts-medium"}
 
 
 @runtime_checkable
@@ -34,38 +30,6 @@ class Bot(Protocol):
     def choose(self, view: View, legal_actions: list[Action]) -> Action:
         """One of `legal_actions` (which are all the seat's legal actions now)."""
         ...
-
-
-def canonical_name(name: str) -> str:
-    """The registry name behind an alias (`mcts` is `mcts-medium`)."""
-    return ALIASES.get(name, name)
-
-
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A new bot called `name` (one of BOT_NAMES), seeded with `seed`.
-
-    ValueError names the valid bot names for anything else.
-    """
-    factories = _factories()
-    key = canonical_name(name)
-    if key not in factories:
-        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOT_NAMES)}")
-    return factories[key](seed)
-
-
-def _factories() -> dict[str, Callable[[int], Bot]]:
-    # Imported here: the bot modules import this one.
-    from .greedy import GreedyBot
-    from .mcts import MctsBot
-    from .random_bot import RandomBot
-
-    return {
-        "random": RandomBot,
-        "greedy": GreedyBot,
-        "mcts-easy": lambda seed: MctsBot(seed, level="easy"),
-        "mcts-medium": lambda seed: MctsBot(seed, level="medium"),
-        "mcts-hard": lambda seed: MctsBot(seed, level="hard"),
-    }
 
 
 def decision_rng(seed: int, view: View, salt: int = 0) -> Rng:

@@ -14,7 +14,7 @@ from typing import Any
 from ..rules.options import GameOptions
 from ..rules.scoring import SOLO_BANDS, solo_band
 from .arena import GameResult, mix_seed, play_game, run_parallel
-from .base import make_bot
+from .registry import make_bot
 
 # Bands from the lowest up, as the rulebook lists them.
 BANDS = tuple(name for _, name in reversed(SOLO_BANDS))

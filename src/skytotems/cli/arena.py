@@ -20,7 +20,7 @@ from ..bots.arena import (
     run_arena,
     summarize,
 )
-from ..bots.base import BOT_NAMES
+from ..bots.registry import BOT_NAMES
 from .sim import TOTEMS_HELP, check_totem_set
 
 

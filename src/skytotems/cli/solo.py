@@ -11,7 +11,7 @@ import os
 
 import click
 
-from ..bots.base import BOT_NAMES
+from ..bots.registry import BOT_NAMES
 from ..bots.solo import format_solo, run_solo, summarize_solo
 from .sim import TOTEMS_HELP, check_totem_set
 

@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from skytotems import view
+from skytotems.bots.registry import ALIASES, OFFERED
 
 from . import store
 from .api_docs import add_api_docs
@@ -29,6 +30,7 @@ from .bots import BotPool
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
 from .schemas import (
+    Bots,
     CreatedTable,
     CreateTable,
     Health,
@@ -156,6 +158,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "tables_in_memory": len(rt.service.active) + len(rt.service.finished),
             "connections": rt.hub.connections,
         }
+
+    @app.get("/api/bots", response_model=Bots, tags=["server"])
+    async def bots() -> dict[str, Any]:
+        """The bot levels to offer, from the bot registry (the lobby builds its list here)."""
+        return {"levels": list(OFFERED), "aliases": dict(ALIASES)}
 
     @app.post("/api/tables", response_model=CreatedTable, status_code=201, tags=["tables"])
     async def create_table(body: CreateTable, rt: Rt) -> dict[str, Any]:

@@ -1,9 +1,7 @@
 """Bot seats: each move is computed in a worker process so the event loop never blocks.
 
 A bot sees what a player sees: the view of its seat and its legal actions, nothing
-more (DESIGN.md §2). `skytotems.bots.make_bot(name, seed)` is imported lazily in the
-worker; until that package exists, every level falls back to a uniform random choice
-seeded by the same per-move seed, so the server works with or without it.
+more (DESIGN.md §2). The levels are the bot registry's names (`skytotems.bots.registry`).
 """
 
 from __future__ import annotations
@@ -19,8 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from skytotems import Action
+from skytotems.bots.registry import BOT_NAMES, make_bot
 
-BOT_LEVELS = ("random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard", "mcts")
+BOT_LEVELS = BOT_NAMES
 
 
 def bot_seed(table_seed: int, seat: int, seq: int) -> int:
@@ -31,12 +30,7 @@ def bot_seed(table_seed: int, seat: int, seq: int) -> int:
 
 def choose_action(level: str, seed: int, view: dict[str, Any], legal: list[Action]) -> Action:
     """The bot's move (runs in a worker process)."""
-    try:
-        from skytotems.bots import make_bot  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return random.Random(seed).choice(legal)
-    bot = make_bot(level, seed)
-    action: Action = bot.choose(view, legal)
+    action = make_bot(level, seed).choose(view, legal)
     if action not in legal:  # a bot bug must not stall the table: play on at random
         return random.Random(seed).choice(legal)
     return action

@@ -7,7 +7,7 @@ reaches the table service. Actions themselves are checked by the engine's own re
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -15,9 +15,11 @@ from .bots import BOT_LEVELS
 from .clocks import CLOCK_MODES
 
 ClockName = Literal["none", "fast", "normal", "slow", "24h", "72h"]
-BotLevel = Literal["random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard", "mcts"]
 assert set(ClockName.__args__) == set(CLOCK_MODES)  # type: ignore[attr-defined]
-assert set(BotLevel.__args__) == set(BOT_LEVELS)  # type: ignore[attr-defined]
+if TYPE_CHECKING:
+    BotLevel = str
+else:  # the bot registry's names, as a Literal so the schema lists them
+    BotLevel = Literal[BOT_LEVELS]
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Token = Annotated[str, Field(min_length=8, max_length=128)]
@@ -101,6 +103,13 @@ class Joined(BaseModel):
 
 class TableList(BaseModel):
     tables: list[TableSummary]
+
+
+class Bots(BaseModel):
+    """The bot levels a table may seat (the lobby's list) and the older names still read."""
+
+    levels: list[str]
+    aliases: dict[str, str]
 
 
 class Health(BaseModel):

@@ -7,7 +7,7 @@ import { api } from "./net.js";
 import { TOTEMS, totemIcon } from "./pieces.js";
 import { installTooltips } from "./ui/tooltip.js";
 
-const BOT_LEVELS = ["random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard"];
+let botLevels = []; // the server's bot registry (GET /api/bots), read at start
 const DEFAULT_OPPONENT = "bot:greedy";
 const REFRESH_MS = 5000;
 
@@ -54,7 +54,7 @@ function seatOptions(select, value) {
     }
     select.appendChild(g);
   };
-  group("lobby.seat.bots", BOT_LEVELS.map((level) => [`bot:${level}`, `lobby.bot.${level}`]));
+  group("lobby.seat.bots", botLevels.map((level) => [`bot:${level}`, `lobby.bot.${level}`]));
   group("lobby.seat.people", [["invite", "lobby.seat.invite"], ["open", "lobby.seat.open"]]);
   select.value = value;
 }
@@ -325,6 +325,7 @@ function renderLists() {
 
 async function main() {
   await initI18n();
+  ({ levels: botLevels } = await api.bots());
   installTooltips();
   $("#lang-slot").appendChild(languageSwitcher());
   buildSeatRows();

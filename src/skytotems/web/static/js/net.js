@@ -42,6 +42,8 @@ async function request(method, path, { body, token } = {}) {
 const enc = encodeURIComponent;
 
 export const api = {
+  /** GET /api/bots -> {levels:[name], aliases:{old: name}} (the bot registry) */
+  bots: () => request("GET", "/api/bots"),
   /** POST /api/tables {options, seats, clock} -> {table, tokens:[{player, token}]} */
   createTable: (body) => request("POST", "/api/tables", { body }),
   /** GET /api/tables?status=open|finished -> {tables:[summary]} */
