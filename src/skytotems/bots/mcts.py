@@ -54,7 +54,7 @@ from ..rules.actions import (
 )
 from ..rules.engine import Game
 from ..rules.grid import DIRECTIONS
-from ..rules.pieces import T_HORSE, TOTEM_SIZE
+from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
 from .base import View, acting_seat, decision_rng, determinizations
 from .evaluation import Estimator
@@ -480,7 +480,7 @@ def _fast_design(game: Game, seat: int, legal: list[Action]) -> Action:
     best_score = -1
     for a in legal:
         assert isinstance(a, ChooseDesign)
-        score = (2 if a.design in kinds else 0) + (1 if a.design >= 6 else 0)
+        score = (2 if a.design in kinds else 0) + (1 if is_rare(a.design) else 0)
         if score > best_score:
             best, best_score = a, score
     return best

@@ -62,6 +62,7 @@ from .grid import cell_to_json, format_cell
 from .options import ROUNDS, GameOptions
 from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
 from .rng import Rng
+from .scoring import final_places, score_sheet
 from .totems import build_totem, cat_cells, sites
 
 Frame = tuple[Any, ...]
@@ -725,8 +726,6 @@ class Game:
             self._stack.append(("last_reveals", seat, index))
 
     def _finish(self) -> None:
-        from .scoring import final_places, score_sheet  # scoring reads a finished game
-
         self.phase = "over"
         self._changed()
         sheets = [score_sheet(self, s) for s in range(self.n)]

@@ -8,7 +8,6 @@ an altar gains at most a few clouds per turn).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
 
 STRIDE: Final = 1 << 12
@@ -16,8 +15,6 @@ HALF: Final = STRIDE // 2
 RIGHT: Final = 1
 DOWN: Final = STRIDE
 DIRECTIONS: Final = (1, -1, STRIDE, -STRIDE)
-# The two line directions; a line is read from its smallest cell.
-LINE_DIRECTIONS: Final = (RIGHT, DOWN)
 START_TILE: Final = (0, 1, STRIDE, STRIDE + 1)  # (0,0) (1,0) (0,1) (1,1)
 
 
@@ -32,11 +29,6 @@ def xy(c: int) -> tuple[int, int]:
     """Unpack a cell id into (x, y)."""
     y = (c + HALF) // STRIDE
     return c - y * STRIDE, y
-
-
-def neighbours(c: int) -> tuple[int, int, int, int]:
-    """The four edge-adjacent cells (never diagonals, RULES.md §2)."""
-    return (c + 1, c - 1, c + STRIDE, c - STRIDE)
 
 
 def cell_to_json(c: int) -> list[int]:
@@ -54,11 +46,6 @@ def cell_from_json(value: object) -> int:
     ):
         raise ValueError(f"a cell must be [x, y] with two integers, got {value!r}")
     return cell(value[0], value[1])
-
-
-def cells_to_json(cells: Iterable[int]) -> list[list[int]]:
-    """Several cells in the wire format."""
-    return [cell_to_json(c) for c in cells]
 
 
 def format_cell(c: int) -> str:

@@ -22,7 +22,6 @@ HORSE: Final = 9
 
 DESIGNS: Final = tuple(range(10))
 COMMON_DESIGNS: Final = (RED, ORANGE, YELLOW, GREEN, BLUE, PURPLE)
-RARE_DESIGNS: Final = (CAT, WOLF, BIRD, HORSE)
 DESIGN_NAMES: Final = (
     "red",
     "orange",

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from .altar import Altar
+from .cards import Card
+from .options import GameOptions
 from .pieces import TOTEM_NAMES, is_rare
 
-if TYPE_CHECKING:
-    from .altar import Altar
-    from .engine import Game
+
+class ScoredGame(Protocol):
+    """What scoring reads of a game (the engine's `Game` is one): no import of the engine."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def options(self) -> GameOptions: ...
+    @property
+    def first_player(self) -> int: ...
+    @property
+    def altars(self) -> Sequence[Altar]: ...
+    @property
+    def revealed(self) -> Sequence[Sequence[str]]: ...
+    @property
+    def cards(self) -> Mapping[str, Card]: ...
+
 
 SOLO_BANDS = (
     (180, "Chosen by the Gods"),
@@ -92,14 +109,14 @@ def altar_sheet(
     )
 
 
-def score_sheet(game: Game, seat: int) -> ScoreSheet:
+def score_sheet(game: ScoredGame, seat: int) -> ScoreSheet:
     """`seat`'s score now (its final score once the game is over)."""
     revealed = tuple(game.revealed[seat])
     points = sum(game.cards[c].points for c in revealed)
     return altar_sheet(game.altars[seat], points, seat, revealed)
 
 
-def final_places(game: Game, sheets: Sequence[ScoreSheet] | None = None) -> list[int]:
+def final_places(game: ScoredGame, sheets: Sequence[ScoreSheet] | None = None) -> list[int]:
     """Place of each seat (1 = winner). Tie-breaks of RULES.md §8:
 
     - bga: among tied scores, the seat later in round 1's turn order ranks higher;
