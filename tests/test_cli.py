@@ -23,6 +23,7 @@ from skytotems import (
     PlacePedestal,
     Position,
     TakeSlot,
+    cell,
     game_from_position,
     score_sheet,
     solo_band,
@@ -31,7 +32,6 @@ from skytotems.cli import cli
 from skytotems.cli.bench import SEARCH_POSITIONS, search_position
 from skytotems.cli.play import TerminalGame
 from skytotems.render import action_text, altar_grid, menu_lines
-from skytotems.rules.grid import cell
 from skytotems.rules.notation import parse_altar
 
 

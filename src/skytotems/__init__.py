@@ -30,8 +30,8 @@ from .rules.actions import (
     action_from_json,
 )
 from .rules.altar import Altar, PlacedTotem
+from .rules.audit import dealt_hands, generator_secrets
 from .rules.cards import Card, Deck, default_deck, load_deck
-from .rules.missions import Mission
 from .rules.decisions import Decision
 from .rules.determinize import Hidden, game_from_view, sample_hidden, unseen_cards
 from .rules.engine import Game
@@ -48,6 +48,8 @@ from .rules.errors import (
     WrongDecision,
 )
 from .rules.events import Event
+from .rules.grid import cell, xy
+from .rules.missions import Mission
 from .rules.notation import format_altar, parse_altar
 from .rules.options import GameOptions
 from .rules.position import Position, game_from_position
@@ -97,6 +99,8 @@ __all__ = [
     "WolfTake",
     "WrongDecision",
     "action_from_json",
+    "cell",
+    "dealt_hands",
     "default_deck",
     "dumps_record",
     "events_for",
@@ -104,6 +108,7 @@ __all__ = [
     "format_altar",
     "game_from_position",
     "game_from_view",
+    "generator_secrets",
     "load_deck",
     "make_record",
     "parse_altar",
@@ -113,4 +118,5 @@ __all__ = [
     "solo_band",
     "unseen_cards",
     "view",
+    "xy",
 ]

@@ -18,11 +18,11 @@ from skytotems import (
     GameOptions,
     IllegalAction,
     Position,
+    cell,
     format_altar,
     game_from_position,
 )
 from skytotems.rules.events import Event
-from skytotems.rules.grid import cell
 
 A = TypeVar("A", bound=Action)
 E = TypeVar("E", bound=Event)

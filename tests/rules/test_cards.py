@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from skytotems import cell
 from skytotems.rules.altar import Altar, PlacedTotem
 from skytotems.rules.cards import (
     Card,
@@ -23,7 +24,6 @@ from skytotems.rules.cards import (
     parse_deck,
 )
 from skytotems.rules.errors import DeckError
-from skytotems.rules.grid import cell
 from skytotems.rules.mission_types import MISSION_TYPES
 from skytotems.rules.missions import Mission
 from skytotems.rules.pieces import (

@@ -16,10 +16,10 @@ from skytotems import (
     Position,
     Reveal,
     TakeSlot,
+    cell,
     game_from_position,
     view,
 )
-from skytotems.rules.grid import cell
 from skytotems.rules.pieces import PURPLE, RED
 
 

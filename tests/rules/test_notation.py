@@ -6,8 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skytotems import Altar, Game, GameOptions, NotationError, format_altar, parse_altar
-from skytotems.rules.grid import cell
+from skytotems import Altar, Game, GameOptions, NotationError, cell, format_altar, parse_altar
 from skytotems.rules.pieces import BIRD, BLUE, DESIGN_LETTERS, RED, T_CAT, T_HORSE, T_WOLF
 from skytotems.rules.rng import Rng
 from skytotems.transcript import pick_action

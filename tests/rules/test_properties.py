@@ -43,6 +43,7 @@ from skytotems import (
     WolfStop,
     WolfTake,
     action_from_json,
+    cell,
     events_for,
     make_record,
     replay,
@@ -57,7 +58,6 @@ from skytotems.rules.events import (
     SlotFilled,
     StartCardsRevealed,
 )
-from skytotems.rules.grid import cell
 from skytotems.rules.pieces import DESIGNS, T_BIRD, T_CAT, T_HORSE, TOTAL_PEDESTALS, full_bag
 from skytotems.rules.rng import Rng
 from skytotems.transcript import pick_action

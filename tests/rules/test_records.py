@@ -14,6 +14,8 @@ from skytotems import (
     Game,
     GameOptions,
     RecordError,
+    cell,
+    dealt_hands,
     dumps_record,
     final_places,
     make_record,
@@ -21,7 +23,6 @@ from skytotems import (
     score_sheet,
     view,
 )
-from skytotems.rules.grid import cell
 from skytotems.rules.pieces import HORSE
 from skytotems.rules.rng import Rng
 from skytotems.transcript import pick_action, play_out
@@ -332,11 +333,11 @@ def test_reordering_the_record_deck_changes_the_deal() -> None:
     record["deck"]["cards"].reverse()
     unplayed = {key: value for key, value in record.items() if key != "result"}
     deck_first = replay({**unplayed, "actions": []})
-    assert deck_first.hands != game.hands
+    assert dealt_hands(deck_first) != dealt_hands(game)
     misfits = [
         i
         for i, a in enumerate(record["actions"][: game.n])
-        if a["card"] not in deck_first.hands[a["seat"]]
+        if a["card"] not in dealt_hands(deck_first)[a["seat"]]
     ]
     assert misfits, "the reordered deal should not hold every recorded starting choice"
     with pytest.raises(RecordError) as caught:

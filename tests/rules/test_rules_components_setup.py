@@ -24,6 +24,7 @@ from skytotems import (
     PlaceCloud,
     ReturnPedestal,
     TakeSlot,
+    dealt_hands,
     default_deck,
     events_for,
     final_places,
@@ -31,6 +32,7 @@ from skytotems import (
     replay,
     score_sheet,
     view,
+    xy,
 )
 from skytotems.rules.events import (
     CardsDealt,
@@ -44,7 +46,6 @@ from skytotems.rules.events import (
     TotemSetChosen,
     TurnStarted,
 )
-from skytotems.rules.grid import xy
 from skytotems.rules.pieces import (
     BLUE,
     DESIGN_GLYPHS,
@@ -79,7 +80,7 @@ def first_seed(options: GameOptions, wanted: Callable[[Game], bool]) -> Game:
 
 def without_cloud(game: Game, seat: int) -> str:
     """A card of `seat`'s hand with no cloud icon (so its setup needs no decision)."""
-    return next(card for card in game.hands[seat] if card not in CLOUD_CARDS)
+    return next(card for card in dealt_hands(game)[seat] if card not in CLOUD_CARDS)
 
 
 def finish_setup(game: Game, picks: dict[int, str] | None = None) -> list[Event]:
@@ -88,7 +89,7 @@ def finish_setup(game: Game, picks: dict[int, str] | None = None) -> list[Event]
     picks = picks or {}
     events: list[Event] = []
     for seat in range(game.n):
-        events += game.apply(ChooseStart(seat, picks.get(seat, game.hands[seat][0])))
+        events += game.apply(ChooseStart(seat, picks.get(seat, dealt_hands(game)[seat][0])))
     while game.decision.kind == "place_cloud":
         events += game.apply(legal(game, PlaceCloud)[0])
     return events
@@ -96,7 +97,7 @@ def finish_setup(game: Game, picks: dict[int, str] | None = None) -> list[Event]
 
 def start_altar_game(seat0_card: str) -> tuple[Game, list[Event]]:
     """A 2-player game where seat 0 keeps `seat0_card` and seat 1 a card without cloud."""
-    game = first_seed(GameOptions(players=2), lambda g: seat0_card in g.hands[0])
+    game = first_seed(GameOptions(players=2), lambda g: seat0_card in dealt_hands(g)[0])
     picks = {0: seat0_card, 1: without_cloud(game, 1)}
     events: list[Event] = []
     for seat in (0, 1):
@@ -208,7 +209,7 @@ def test_s1_cards_not_dealt_go_back_to_the_box_unseen(players: int) -> None:
     """RULES.md §1 [R]: the 22 cards in play minus 3 per player stay in the box, and no
     view names which ones they are."""
     game = Game(GameOptions(players=players), seed=9)
-    dealt = {card for hand in game.hands for card in hand}
+    dealt = {card for hand in dealt_hands(game) for card in hand}
     assert len(game.box) == 22 - 3 * players
     assert set(game.box) == set(game.cards) - dealt
     finish_setup(game)
@@ -226,7 +227,7 @@ def test_s4_the_two_cards_of_the_unused_totem_are_removed() -> None:
     game = Game(GameOptions(players=2, totems="beginner"), seed=2)
     assert len(game.cards) == 22
     assert "dragon-god" not in game.cards and "dragon-pair" not in game.cards
-    assert set(game.box) | {c for h in game.hands for c in h} == set(game.cards)
+    assert set(game.box) | {c for h in dealt_hands(game) for c in h} == set(game.cards)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -239,7 +240,7 @@ def test_s4_three_cards_dealt_to_each_player(players: int) -> None:
     all_dealt = [card for e in dealt for card in e.cards]
     assert len(set(all_dealt)) == 3 * players
     assert set(all_dealt) <= set(game.cards)
-    assert [tuple(e.cards) for e in dealt] == [tuple(h) for h in game.hands]
+    assert [tuple(e.cards) for e in dealt] == [tuple(h) for h in dealt_hands(game)]
 
 
 def test_s4_deal_is_shuffled_and_reproducible_from_the_seed() -> None:
@@ -273,25 +274,25 @@ def test_s4_starting_choice_is_simultaneous_and_secret() -> None:
     game = Game(GameOptions(players=3), seed=8)
     assert game.decision.kind == "choose_start"
     assert list(game.decision.seats) == [0, 1, 2]
-    card = game.hands[2][1]
+    card = dealt_hands(game)[2][1]
     events = play(game, ChooseStart(2, card))
     assert list(game.decision.seats) == [0, 1]
-    assert_illegal(game, ChooseStart(2, game.hands[2][0]), NotYourDecision.reason)
+    assert_illegal(game, ChooseStart(2, dealt_hands(game)[2][0]), NotYourDecision.reason)
     assert [e.card for e in of_type(events_for(events, 2), StartChosen)] == [card]
     assert [e.card for e in of_type(events_for(events, 0), StartChosen)] == [""]
     assert view(game, 0)["seats"][2]["start_card"] is None
     assert view(game, 0)["seats"][2]["chosen"] is True
     assert all(not a.stacks for a in game.altars) and game.phase == "setup"
-    play(game, ChooseStart(0, game.hands[0][0]))
-    events = play(game, ChooseStart(1, game.hands[1][2]))
+    play(game, ChooseStart(0, dealt_hands(game)[0][0]))
+    events = play(game, ChooseStart(1, dealt_hands(game)[1][2]))
     revealed = of_type(events, StartCardsRevealed)
-    assert [e.cards for e in revealed] == [(game.hands[0][0], game.hands[1][2], card)]
+    assert [e.cards for e in revealed] == [(dealt_hands(game)[0][0], dealt_hands(game)[1][2], card)]
 
 
 def test_s4_one_card_face_up_the_other_two_are_goals() -> None:
     """RULES.md §4 step 3 [R][B]: the kept card is the starting altar, the other two goals."""
     game = Game(GameOptions(players=2), seed=6)
-    hand0, hand1 = game.hands
+    hand0, hand1 = dealt_hands(game)
     play(game, ChooseStart(0, hand0[1]), ChooseStart(1, hand1[0]))
     assert game.start_cards == [hand0[1], hand1[0]]
     assert sorted(game.goals[0]) == sorted([hand0[0], hand0[2]])
@@ -331,11 +332,11 @@ def test_s4_start_clouds_are_placed_from_the_start_player_on() -> None:
     """RULES.md §4, §12 setup order [I]: with two cloud cards, the start player places first."""
 
     def both_cloud_cards(g: Game) -> bool:
-        return all(CLOUD_CARDS & set(h) for h in g.hands) and g.first_player == 1
+        return all(CLOUD_CARDS & set(h) for h in dealt_hands(g)) and g.first_player == 1
 
     game = first_seed(GameOptions(players=2), both_cloud_cards)
     for seat in (0, 1):
-        play(game, ChooseStart(seat, next(c for c in game.hands[seat] if c in CLOUD_CARDS)))
+        play(game, ChooseStart(seat, next(c for c in dealt_hands(game)[seat] if c in CLOUD_CARDS)))
     assert game.decision.kind == "place_cloud" and game.decision.seats == (1,)
     play(game, legal(game, PlaceCloud)[0])
     assert game.decision.kind == "place_cloud" and game.decision.seats == (0,)
@@ -392,7 +393,7 @@ def test_s10_solo_is_a_two_seat_game_with_three_slots() -> None:
     options = GameOptions(players=1)
     assert (options.solo, options.seats, options.slots) == (True, 2, 3)
     game = Game(options, seed=3)
-    assert [len(h) for h in game.hands] == [3, 3]
+    assert [len(h) for h in dealt_hands(game)] == [3, 3]
     assert len(game.box) == 22 - 6
     assert game.decision.seats == (0, 1)
 
@@ -401,9 +402,9 @@ def test_s10_solo_player_sees_all_six_cards_and_picks_both_starts() -> None:
     """RULES.md §10 [R]: the one person sees both hands and chooses both starting cards."""
     game = Game(GameOptions(players=1), seed=3)
     seen = view(game, 0)
-    assert [s["hand"] for s in seen["seats"]] == [list(h) for h in game.hands]
+    assert [s["hand"] for s in seen["seats"]] == [list(h) for h in dealt_hands(game)]
     dealt = of_type(events_for(game.setup_events, 0, solo=True), CardsDealt)
-    assert [e.cards for e in dealt] == [tuple(h) for h in game.hands]
+    assert [e.cards for e in dealt] == [tuple(h) for h in dealt_hands(game)]
     assert {a.seat for a in game.legal_actions()} == {0, 1}
     finish_setup(game)
     assert game.phase == "play"

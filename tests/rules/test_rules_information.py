@@ -26,7 +26,9 @@ from skytotems import (
     PlacePedestal,
     Reveal,
     TakeSlot,
+    dealt_hands,
     events_for,
+    generator_secrets,
     score_sheet,
     view,
 )
@@ -197,14 +199,14 @@ def test_s11_the_seed_and_generator_state_are_never_in_a_view() -> None:
     unused cards) appears in any view."""
     seed = 0x5EED_C0FF_EE12_3457
     game = Game(GameOptions(players=2), seed)
-    play(game, ChooseStart(0, game.hands[0][0]), ChooseStart(1, game.hands[1][0]))
+    play(game, ChooseStart(0, dealt_hands(game)[0][0]), ChooseStart(1, dealt_hands(game)[1][0]))
     while game.decision.kind == "place_cloud":  # starting cards with a cloud icon
         seat = game.decision.seats[0]
         play(game, game.legal_actions(seat)[0])
     for viewer in VIEWERS:
         data = view(game, viewer)
         text = json.dumps(data)
-        assert str(seed) not in text and str(game.rng.state) not in text
+        assert not any(secret in text for secret in generator_secrets(game))
         assert not {"seed", "rng", "box"} & set(keys(data))
 
 
@@ -215,7 +217,7 @@ def test_s11_starting_choice_secret_until_all_have_chosen_but_who_chose_is_publi
     """RULES.md §11 / §4: during setup who has chosen is public; which card stays with its
     owner until all have chosen, then every starting card is public."""
     game = Game(GameOptions(players=2), seed=11)
-    kept = game.hands[0][1]
+    kept = dealt_hands(game)[0][1]
     events = play(game, ChooseStart(0, kept))
     assert of_type(events_for(events, 0), StartChosen) == [StartChosen(0, kept)]
     for viewer in (1, None):
@@ -226,9 +228,9 @@ def test_s11_starting_choice_secret_until_all_have_chosen_but_who_chose_is_publi
         assert kept not in json.dumps(without_deck(view(game, viewer)))
     assert view(game, 1)["decision"]["context"] == {"chosen": [0]}
     own = view(game, 0)["seats"][0]
-    assert own["start_card"] == kept and own["hand"] == list(game.hands[0])
+    assert own["start_card"] == kept and own["hand"] == list(dealt_hands(game)[0])
 
-    other = game.hands[1][0]
+    other = dealt_hands(game)[1][0]
     events = play(game, ChooseStart(1, other))
     assert of_type(events_for(events, 0), StartCardsRevealed) == [StartCardsRevealed((kept, other))]
     for viewer in VIEWERS:
@@ -242,16 +244,17 @@ def test_s11_dealt_hands_are_private_only_their_size_is_public() -> None:
         dealt = of_type(events_for(game.setup_events, viewer), CardsDealt)
         assert dealt[0] == CardsDealt(0, (), 3)
     own = of_type(events_for(game.setup_events, 0), CardsDealt)[0]
-    assert own == CardsDealt(0, game.hands[0], 3)
+    assert own == CardsDealt(0, dealt_hands(game)[0], 3)
 
 
 def test_s11_solo_player_sees_both_hands_and_both_seats_goals() -> None:
     """RULES.md §11 / §10: in solo one person holds both seats, so sees both hands and both
     seats' goals and may act for either; a spectator still sees neither."""
     game = Game(GameOptions(players=1), seed=11)
-    assert view(game, 0)["seats"][1]["hand"] == list(game.hands[1])
+    assert view(game, 0)["seats"][1]["hand"] == list(dealt_hands(game)[1])
     assert (
-        of_type(events_for(game.setup_events, 0, solo=True), CardsDealt)[1].cards == (game.hands[1])
+        of_type(events_for(game.setup_events, 0, solo=True), CardsDealt)[1].cards
+        == (dealt_hands(game)[1])
     )
     assert of_type(events_for(game.setup_events, None, solo=True), CardsDealt)[1].cards == ()
 

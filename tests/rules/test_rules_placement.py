@@ -19,6 +19,7 @@ from skytotems import (
     ReturnPedestal,
     Reveal,
     TakeSlot,
+    xy,
 )
 from skytotems.rules.events import (
     CloudPlaced,
@@ -27,7 +28,6 @@ from skytotems.rules.events import (
     RoundEnded,
     TurnStarted,
 )
-from skytotems.rules.grid import xy
 from skytotems.rules.pieces import BLUE, GREEN, ORANGE, RED, T_WOLF, WOLF, YELLOW
 
 EMPTY = "0,0 _ _/_ _"  # a bare starting tile, for the seat that does not act

@@ -25,6 +25,7 @@ from skytotems import (
     WolfStop,
     WolfTake,
     score_sheet,
+    xy,
 )
 from skytotems.rules.events import (
     Event,
@@ -35,7 +36,6 @@ from skytotems.rules.events import (
     TotemBuilt,
     TurnStarted,
 )
-from skytotems.rules.grid import xy
 from skytotems.rules.pieces import (
     BLUE,
     GREEN,

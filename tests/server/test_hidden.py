@@ -7,7 +7,7 @@ import random
 
 from wsclient import Client, ThreadServer, create_table, db_rows, play_until
 
-from skytotems import Game, GameOptions
+from skytotems import Game, GameOptions, dealt_hands
 
 
 def secret_leaks(text: str, secrets: set[str]) -> set[str]:
@@ -34,7 +34,7 @@ def test_no_message_holds_another_seats_hidden_cards(server: ThreadServer, db_ur
         c.drain(0.1)
 
     seed = db_rows(db_url, "SELECT seed FROM tables WHERE id = :id", id=table_id)[0][0]
-    hands = Game(GameOptions(players=3), seed).hands  # what each seat was dealt
+    hands = dealt_hands(Game(GameOptions(players=3), seed))  # what each seat was dealt
     # when each card became public, read from the spectator's (public) stream
     public_at: dict[str, int] = {}
     for message in spectator.received:
