@@ -17,6 +17,7 @@ from helpers import altar, assert_illegal, c, cells, legal, of_type, play, pos
 from skytotems import (
     BuildTotem,
     ChooseStart,
+    Deck,
     Game,
     GameOptions,
     NotYourDecision,
@@ -533,3 +534,32 @@ def test_s10_kinds_listed_in_every_set_are_the_buildable_ones() -> None:
     game = Game(GameOptions(totems="dragon"), seed=0)
     assert set(game.buildable_kinds) == {T_WOLF, T_HORSE, T_DRAGON}
     assert game.cat_in_play and T_CAT in game.kinds
+
+
+def test_s4_start_pedestals_the_bag_cannot_supply_are_skipped() -> None:
+    """RULES.md §4, §1 (rules note E10): a starting altar takes its pedestals from the bag;
+    one whose design has run out is left out, and `pedestals_drawn` lists only what was
+    taken (only a custom deck asking 16 reds per card, 15 exist, can reach this)."""
+    data = default_deck().to_json()
+    red_tile = [{"cell": [x, y], "stack": ["red"] * 4} for y in (0, 1) for x in (0, 1)]
+    for card in data["cards"]:  # type: ignore[union-attr]
+        card["start"] = {"columns": red_tile, "cloud": False}
+    game = Game(GameOptions(players=2), seed=3, deck=Deck.from_json(data))
+    events = list(game.setup_events) + finish_setup(game)
+    on_altars = sum(a.pedestals().count(RED) for a in game.altars)
+    drawn = [d for e in of_type(events, PedestalsDrawn) for d in e.designs]
+    assert on_altars == drawn.count(RED) == 15
+    assert game.bag[RED] == 0 and all(RED not in slot for slot in game.slots)
+    assert sorted(a.pedestals().count(RED) for a in game.altars) == [0, 15]
+
+
+def test_s4_slot_draws_at_setup_name_no_seat() -> None:
+    """RULES.md §4, §11 (rules note E12): the slots' pedestals are public through
+    `slot_filled`; the only `pedestals_drawn` of setup are the starting altars' own,
+    each naming its seat."""
+    game = Game(GameOptions(players=3), seed=7)
+    events = list(game.setup_events) + finish_setup(game)
+    assert sum(len(e.designs) for e in of_type(events, SlotFilled)) == 2 * len(game.slots)
+    drawn = of_type(events, PedestalsDrawn)
+    assert all(e.seat is not None for e in drawn)
+    assert sum(len(e.designs) for e in drawn) == sum(len(a.pedestals()) for a in game.altars)

@@ -14,23 +14,29 @@ from helpers import actions, assert_illegal, c, of_type, play, pos
 
 from skytotems import (
     ChooseDesign,
+    Deck,
     DrawFromBag,
     EndTurn,
+    Game,
+    GameOptions,
     NotYourDecision,
     PlaceCloud,
     PlacePedestal,
     ReturnPedestal,
     Reveal,
     TakeSlot,
+    default_deck,
     score_sheet,
     view,
 )
 from skytotems.rules.events import (
     CardRevealed,
     DesignChosen,
+    Event,
     NothingGained,
     PedestalReturned,
     PedestalsDrawn,
+    TotemBuilt,
 )
 from skytotems.rules.pieces import BLUE, CAT, HORSE, PURPLE, RED
 
@@ -201,3 +207,37 @@ def test_s7_faq_reward_from_a_nearly_empty_bag_offers_only_what_is_left() -> Non
     assert of_type(events, NothingGained) == [NothingGained(0, "empty_bag")]
     events = play(game, DrawFromBag(0))
     assert of_type(events, PedestalsDrawn) == [PedestalsDrawn(0, "draw", ())]
+
+
+def deck_where_every_mission_is(mission: dict[str, object], **start: object) -> Deck:
+    """The packaged deck with one mission (and optionally one start layout) on every card."""
+    data = default_deck().to_json()
+    for card in data["cards"]:  # type: ignore[union-attr]
+        card["mission"] = dict(mission)
+        if start:
+            card["start"] = dict(start)
+    return Deck.from_json(data)
+
+
+def test_s7_no_reveal_and_no_cat_check_during_setup() -> None:
+    """RULES.md §7, §12 (rules note E9): setup has no turn, so a goal met by the starting
+    altar is not offered until its owner's first turn, and no cat check runs there even
+    on a column of 6 (only a custom deck can start one)."""
+    every_goal_met = deck_where_every_mission_is({"type": "cloud_cells", "min": 4})
+    six_high = {"columns": [{"cell": [0, 0], "stack": ["red"] * 6}], "cloud": False}
+    tall_start = deck_where_every_mission_is({"type": "cloud_cells", "min": 4}, **six_high)
+    for deck in (every_goal_met, tall_start):
+        game = Game(GameOptions(players=3), seed=5, deck=deck)
+        events: list[Event] = []
+        while game.phase == "setup":
+            for seat in game.decision.seats:
+                assert not any(isinstance(a, Reveal) for a in game.legal_actions(seat))
+            assert game.decision.kind != "choose_cat"
+            seat = game.decision.seats[0]
+            events += game.apply(game.legal_actions(seat)[0])
+        assert not of_type(events, TotemBuilt)
+        assert all(len(game.revealable(s)) == 2 for s in range(game.n))
+        first = game.decision.seats[0]
+        assert {a for a in game.legal_actions(first) if isinstance(a, Reveal)} == {
+            Reveal(first, card) for card in game.goals[first]
+        }

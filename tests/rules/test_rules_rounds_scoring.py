@@ -344,3 +344,14 @@ def test_s10_solo_result_is_the_sum_of_both_altars_without_tie_break() -> None:
     result = view(game, 0)
     assert result["solo"] == {"total": 5 + 2, "band": "Unfinished"}
     assert result["places"] == [1, 1]
+
+
+def test_s8_refill_draws_name_no_seat() -> None:
+    """RULES.md §8, §11 (rules note E12): the refill is public through `slot_filled`; no
+    `pedestals_drawn` (which names a seat) comes with it."""
+    game = pos(EMPTY, EMPTY, slots=["b", "", "gg"], bag={"red": 5}, seat=1, start_player=0)
+    events = play(game, TakeSlot(1, 2), PlacePedestal(1, GREEN, c(0, 0)))
+    events += play(game, PlacePedestal(1, GREEN, c(0, 0)))
+    refill = events[events.index(of_type(events, RoundEnded)[0]) :]
+    assert sum(len(e.designs) for e in of_type(refill, SlotFilled)) == 5
+    assert of_type(refill, PedestalsDrawn) == []

@@ -586,3 +586,19 @@ def test_s6_cat_after_a_wolf_blessing() -> None:
     play(game, BuildTotem(0, T_WOLF, cells((0, 0), (1, 0), (2, 0))), WolfTake(0, c(0, 1)))
     assert game.decision.kind == "choose_cat"
     assert game.legal_actions(0) == [ChooseCat(0, c(0, 1))]
+
+
+def test_s6_cat_check_after_the_dragons_build_pedestals_and_once_more_after_the_blessing() -> None:
+    """RULES.md §6 Dragon and Cat, §12 (rules note E13): the dragon's build-pedestals pool
+    is checked for a cat like any pool; the check after the whole blessing finds the same
+    column already crowned and brings no second cat."""
+    game = pos("0,0 r rr rrr/ggggg _ _", EMPTY, options=DRAGON_SET, slots=["g", "", ""], bag={})
+    play(game, BuildTotem(0, T_DRAGON, cells((0, 0), (1, 0), (2, 0))))
+    assert game.decision.kind == "dragon_build"
+    play(game, TakeSlot(0, 0), PlacePedestal(0, GREEN, c(0, 1)))
+    assert game.decision.kind == "choose_cat"
+    assert game.legal_actions(0) == [ChooseCat(0, c(0, 1))]
+    events = play(game, ChooseCat(0, c(0, 1)))
+    assert [(t.kind, t.cells) for t in of_type(events, TotemBuilt)] == [(T_CAT, (c(0, 1),))]
+    assert game.decision.kind != "choose_cat" and game.decision.seats == (1,)
+    assert [t.kind for t in game.altars[0].totems] == [T_DRAGON, T_CAT]
