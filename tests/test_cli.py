@@ -27,10 +27,12 @@ from skytotems import (
     game_from_position,
     score_sheet,
     solo_band,
+    view,
 )
 from skytotems.cli import cli
 from skytotems.cli.bench import SEARCH_POSITIONS, search_position
 from skytotems.cli.play import TerminalGame
+from skytotems.observed import Observed
 from skytotems.render import action_text, altar_grid, menu_lines
 from skytotems.rules.notation import parse_altar
 
@@ -279,6 +281,11 @@ def test_installed_console_script() -> None:
 # --------------------------------------------------------------------------- render
 
 
+def seen(game: Game) -> Observed:
+    """Seat 0's view of `game`: what the terminal draws from."""
+    return Observed(view(game, 0))
+
+
 def test_altar_grid_shows_columns_clouds_and_totems() -> None:
     # A horse over 0,0 (red, height 1) and 1,0 (blue ×3): 2 cells × height 3 = 6 points.
     altar = parse_altar("0,0 r bbb/_ . | horse 0,0 1,0")
@@ -294,24 +301,24 @@ def test_action_texts_on_a_known_position() -> None:
     game = game_from_position(
         Position(altars=["0,0 rrrrr bbb/r _", "0,0 _ _/_ _"], slots=["rb", "", ""])
     )
-    texts = [action_text(game, a) for a in game.legal_actions(0)]
+    texts = [action_text(seen(game), a) for a in game.legal_actions(0)]
     # A horse needs adjacent columns of heights l and l+2 (RULES.md §6): only 0,0 (5) and
     # 1,0 (3) qualify; it covers 2 cells at the higher height, 2 × 5 = 10 points.
     assert texts == ["Take slot 0 (red, blue)", "Build a horse on 0,0 1,0 (10 points)"]
     game.apply(TakeSlot(0, 0))
-    texts = [action_text(game, a) for a in game.legal_actions(0)]
+    texts = [action_text(seen(game), a) for a in game.legal_actions(0)]
     assert "Place red on 0,0 (height 5→6)" in texts
     assert "Place blue on 1,1 (height 0→1)" in texts
     assert "Return blue to the bag for a cloud" in texts
-    assert len(menu_lines(game, game.legal_actions(0))) == len(texts)
+    assert len(menu_lines(seen(game), game.legal_actions(0))) == len(texts)
     game.apply(PlacePedestal(0, 0, cell(0, 0)))  # height 6: a cat is owed
     game.apply(PlacePedestal(0, 4, cell(1, 0)))
     assert game.legal_actions(0) == [ChooseCat(0, cell(0, 0))]
     # the cat covers one cell at height 6: 1 × 6 points
-    assert action_text(game, ChooseCat(0, cell(0, 0))) == "Put the cat on 0,0 (6 points)"
+    assert action_text(seen(game), ChooseCat(0, cell(0, 0))) == "Put the cat on 0,0 (6 points)"
 
 
 def test_draw_from_bag_text_when_every_slot_is_empty() -> None:
     game = game_from_position(Position(altars=["0,0 r _/_ _", "0,0 _ _/_ _"]))
     assert game.legal_actions(0) == [DrawFromBag(0)]
-    assert action_text(game, DrawFromBag(0)) == "Draw 2 pedestals from the bag"
+    assert action_text(seen(game), DrawFromBag(0)) == "Draw 2 pedestals from the bag"

@@ -1,9 +1,11 @@
 """Text rendering of a game for the terminal: altars, slots, bag, cards, decisions, actions.
 
-Everything here only reads the engine and puts it into words; no rule is decided here.
-The engine's legal actions say what may be done, `build_totem` gives a totem's height
-and points, `score_sheet` the scores. Callers choose who is looking (`people`): their
-face-down goals are shown, everybody else's only counted (RULES.md §11).
+Everything here reads one observer's view (an `Observed`, built from `view(game,
+viewer)`) and puts it into words; no rule is decided here and nothing hidden from that
+observer can be shown (RULES.md §11): its own face-down goals are listed, everybody
+else's only counted. The engine's legal actions say what may be done, `build_totem`
+gives a totem's height and points, `score_sheet` the scores. `people` names the seats
+the observer plays (both in solo), for "You" in the log.
 
 Seats, slots and cells are numbered as the engine and the wire format number them
 (from 0; cells as ``x,y``), so what the terminal shows matches records and logs.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from .observed import Observed
 from .rules.actions import (
     Action,
     BuildTotem,
@@ -33,7 +36,6 @@ from .rules.actions import (
 from .rules.altar import Altar
 from .rules.cards import Card
 from .rules.decisions import Decision
-from .rules.engine import Game
 from .rules.events import (
     CardRevealed,
     CardsDealt,
@@ -88,14 +90,14 @@ def cells_text(cells: Sequence[int]) -> str:
     return " ".join(format_cell(c) for c in cells)
 
 
-def who(game: Game, seat: int, people: Collection[int]) -> str:
+def who(game: Observed, seat: int, people: Collection[int]) -> str:
     """How a log line names a seat: "You", "Altar 1" in solo, else "Seat 2"."""
     if game.options.solo:
         return f"Altar {seat}"
     return "You" if seat in people else f"Seat {seat}"
 
 
-def whose(game: Game, seat: int, people: Collection[int]) -> str:
+def whose(game: Observed, seat: int, people: Collection[int]) -> str:
     """The possessive of `who`."""
     name = who(game, seat, people)
     return "Your" if name == "You" else f"{name}'s"
@@ -124,7 +126,7 @@ def card_text(card: Card) -> str:
     return f"{card.name} ({card.points} points): {card.mission.describe()}"
 
 
-def goal_lines(game: Game, seat: int) -> list[str]:
+def goal_lines(game: Observed, seat: int) -> list[str]:
     """`seat`'s own goals (face down, revealable marked) and revealed cards."""
     revealable = set(game.revealable(seat)) if not game.is_over else set()
     lines = []
@@ -142,7 +144,7 @@ def goal_lines(game: Game, seat: int) -> list[str]:
 # --------------------------------------------------------------------------- table
 
 
-def slots_text(game: Game) -> str:
+def slots_text(game: Observed) -> str:
     """The shared slots, numbered as the engine numbers them."""
     parts = [
         f"{i}: {', '.join(DESIGN_NAMES[d] for d in sorted(slot)) or '-'}"
@@ -151,13 +153,13 @@ def slots_text(game: Game) -> str:
     return "Slots   " + "   ".join(parts)
 
 
-def bag_text(game: Game) -> str:
+def bag_text(game: Observed) -> str:
     """Pedestals left in the bag, per design."""
     counts = " ".join(f"{DESIGN_NAMES[d]} {n}" for d, n in enumerate(game.bag))
     return f"Bag ({game.bag_total})  {counts}"
 
 
-def status_line(game: Game) -> str:
+def status_line(game: Observed) -> str:
     """Round, phase and start player."""
     phase = {
         "setup": "setup",
@@ -167,11 +169,11 @@ def status_line(game: Game) -> str:
         "over": "game over",
     }.get(game.phase, game.phase)
     return (
-        f"{phase.capitalize()}   start player: seat {game.start_player}   move {len(game.history)}"
+        f"{phase.capitalize()}   start player: seat {game.start_player}   move {game.move}"
     )
 
 
-def scores_line(game: Game, people: Collection[int]) -> str:
+def scores_line(game: Observed, people: Collection[int]) -> str:
     """Every seat's score so far (all of it is public)."""
     parts = [f"{who(game, s, people).lower()} {score_sheet(game, s).total}" for s in range(game.n)]
     return "Scores so far: " + ", ".join(parts)
@@ -219,24 +221,24 @@ def altar_grid(altar: Altar) -> list[str]:
     return lines
 
 
-def altar_summary(game: Game, seat: int, people: Collection[int]) -> str:
+def altar_summary(game: Observed, seat: int, people: Collection[int]) -> str:
     """Another seat's altar in one line (its notation), revealed cards and goal count."""
     if game.phase == "setup":
-        chosen = "has chosen" if game.start_cards[seat] is not None else "is choosing"
+        chosen = "has chosen" if game.chosen[seat] else "is choosing"
         return f"{who(game, seat, people)} {chosen} a starting card."
     revealed = ", ".join(
         f"{game.card(c).name} ({game.card(c).points})" for c in game.revealed[seat]
     )
     return (
         f"{who(game, seat, people)}: {format_altar(game.altars[seat])}\n"
-        f"    revealed: {revealed or '-'}; {len(game.goals[seat])} goal(s) face down"
+        f"    revealed: {revealed or '-'}; {game.goal_counts[seat]} goal(s) face down"
     )
 
 
 # --------------------------------------------------------------------------- decisions
 
 
-def decision_text(game: Game, decision: Decision, seat: int) -> str:
+def decision_text(game: Observed, decision: Decision, seat: int) -> str:
     """What the pending decision asks of `seat`, in words."""
     context = decision.context
     kind = decision.kind
@@ -273,7 +275,7 @@ def decision_text(game: Game, decision: Decision, seat: int) -> str:
     return kind
 
 
-def action_text(game: Game, action: Action) -> str:
+def action_text(game: Observed, action: Action) -> str:
     """One menu line for a legal action of the pending decision."""
     altar = game.altars[action.seat]
     if isinstance(action, ChooseStart):
@@ -321,13 +323,13 @@ def action_text(game: Game, action: Action) -> str:
     return str(action)
 
 
-def menu_lines(game: Game, actions: Sequence[Action]) -> list[str]:
+def menu_lines(game: Observed, actions: Sequence[Action]) -> list[str]:
     """The numbered menu (numbers from 1) of `actions`."""
     width = len(str(len(actions)))
     return [f"  {i:>{width}}. {action_text(game, a)}" for i, a in enumerate(actions, 1)]
 
 
-def screen(game: Game, seat: int, people: Collection[int]) -> list[str]:
+def screen(game: Observed, seat: int, people: Collection[int]) -> list[str]:
     """Everything the person needs before deciding for `seat`: table, altars, cards."""
     lines = [RULE, status_line(game), slots_text(game), bag_text(game), scores_line(game, people)]
     mine = sorted(people) if game.options.solo else [seat]
@@ -347,7 +349,7 @@ def screen(game: Game, seat: int, people: Collection[int]) -> list[str]:
     return lines
 
 
-def hand_lines(game: Game, seat: int) -> list[str]:
+def hand_lines(game: Observed, seat: int) -> list[str]:
     """The three cards dealt to `seat` (its own, private), both halves of each."""
     lines = []
     for card_id in game.hands[seat]:
@@ -360,7 +362,7 @@ def hand_lines(game: Game, seat: int) -> list[str]:
 # --------------------------------------------------------------------------- events
 
 
-def event_text(game: Game, event: Event, people: Collection[int]) -> str | None:
+def event_text(game: Observed, event: Event, people: Collection[int]) -> str | None:
     """A short log line for an event, or None for events the screen already shows."""
     if isinstance(event, TotemSetChosen):
         return "Totems in play: " + ", ".join(event.kinds)
@@ -447,7 +449,7 @@ def event_text(game: Game, event: Event, people: Collection[int]) -> str | None:
     return None
 
 
-def event_lines(game: Game, events: Sequence[Event], people: Collection[int]) -> list[str]:
+def event_lines(game: Observed, events: Sequence[Event], people: Collection[int]) -> list[str]:
     """Log lines for `events` (already filtered for the person by `events_for`)."""
     out = []
     for event in events:
@@ -460,7 +462,7 @@ def event_lines(game: Game, events: Sequence[Event], people: Collection[int]) ->
 # --------------------------------------------------------------------------- the end
 
 
-def score_table(game: Game, people: Collection[int]) -> list[str]:
+def score_table(game: Observed, people: Collection[int]) -> list[str]:
     """The score sheets side by side, one line per scorepad line, one column per seat."""
     sheets = [score_sheet(game, s) for s in range(game.n)]
     rows: list[tuple[str, list[str]]] = [
@@ -487,7 +489,7 @@ def _pedestal_cell(count: int, points: int) -> str:
     return f"{count}×{points}={count * points}"
 
 
-def result_lines(game: Game, people: Collection[int]) -> list[str]:
+def result_lines(game: Observed, people: Collection[int]) -> list[str]:
     """Places (or, in solo, the total and its rulebook band) of a finished game."""
     sheets: list[ScoreSheet] = [score_sheet(game, s) for s in range(game.n)]
     if game.options.solo:

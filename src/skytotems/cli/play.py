@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 
 import click
 
+from ..observed import Observed
 from ..render import (
     DESIGN_LEGEND,
     GRID_LEGEND,
@@ -37,7 +38,7 @@ from ..rules.events import Event
 from ..rules.notation import format_altar
 from ..rules.options import TIE_BREAKS, GameOptions
 from ..rules.pieces import TOTEM_NAMES
-from ..rules.view import events_for
+from ..rules.view import events_for, view
 from .sim import TOTEMS_HELP, check_totem_set
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -99,25 +100,30 @@ class TerminalGame:
         # Whose eyes filter the events: the person's seat (in solo both are theirs).
         self.viewer = min(self.people)
 
+    def seen(self) -> Observed:
+        """The game as the person sees it: what the screen may show (RULES.md §11)."""
+        return Observed(view(self.game, self.viewer))
+
     def log(self, events: list[Event]) -> None:
         """Print the events the person may see as short log lines."""
         visible = events_for(events, self.viewer, self.game.options.solo)
-        for line in event_lines(self.game, visible, self.people):
+        for line in event_lines(self.seen(), visible, self.people):
             click.echo(line)
 
     def choose_for_person(self, seat: int) -> Action:
         """Show the table and the menu for `seat`; the chosen legal action."""
-        game = self.game
-        actions = game.legal_actions(seat)
-        for line in screen(game, seat, self.people):
+        actions = self.game.legal_actions(seat)
+        seen = self.seen()
+        assert seen.decision is not None  # the person decides only in a running game
+        for line in screen(seen, seat, self.people):
             click.echo(line)
         click.echo("")
-        owner = f"Altar {seat}" if game.options.solo else "You"
-        click.echo(f"{owner}: {decision_text(game, game.decision, seat)}")
+        owner = f"Altar {seat}" if seen.options.solo else "You"
+        click.echo(f"{owner}: {decision_text(seen, seen.decision, seat)}")
         if len(actions) == 1:
-            click.echo(f"  Only one choice: {action_text(game, actions[0])}")
+            click.echo(f"  Only one choice: {action_text(seen, actions[0])}")
             return actions[0]
-        for line in menu_lines(game, actions):
+        for line in menu_lines(seen, actions):
             click.echo(line)
         index = self.ask(len(actions))
         if index is None:
@@ -139,14 +145,14 @@ class TerminalGame:
 
     def final_lines(self) -> list[str]:
         """Final altars, the score sheets side by side, places or the solo band."""
-        game = self.game
+        seen = self.seen()
         lines = [RULE, "Final altars:"]
-        for s in range(game.n):
-            lines.append(f"{who(game, s, self.people)}: {format_altar(game.altars[s])}")
+        for s in range(seen.n):
+            lines.append(f"{who(seen, s, self.people)}: {format_altar(seen.altars[s])}")
             if s in self.people:
-                lines += altar_grid(game.altars[s])
-        lines += ["", "Score sheets:", *score_table(game, self.people), ""]
-        lines += result_lines(game, self.people)
+                lines += altar_grid(seen.altars[s])
+        lines += ["", "Score sheets:", *score_table(seen, self.people), ""]
+        lines += result_lines(seen, self.people)
         return lines
 
 
