@@ -168,9 +168,7 @@ def status_line(game: Observed) -> str:
         "last_reveals": "last reveals",
         "over": "game over",
     }.get(game.phase, game.phase)
-    return (
-        f"{phase.capitalize()}   start player: seat {game.start_player}   move {game.move}"
-    )
+    return f"{phase.capitalize()}   start player: seat {game.start_player}   move {game.move}"
 
 
 def scores_line(game: Observed, people: Collection[int]) -> str:
