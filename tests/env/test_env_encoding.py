@@ -200,4 +200,9 @@ def test_mission_progress_counts_towards_the_requirement() -> None:
     assert mission_progress({"type": "cloud_cells", "min": 12}, altar) == pytest.approx(4 / 12)
     assert mission_progress({"type": "totem_count", "kind": "horse", "min": 2}, altar) == 0.5
     assert mission_progress({"type": "all_rare_column", "height": 4}, altar) == 0.5
-    assert mission_progress({"type": "courtyard"}, altar) == 0.0  # shapes: 0 until met
+    # shapes measure themselves with the engine's shortfall: the empty cloud (1,1) has
+    # columns on 2 of its 4 sides, where a fresh altar would need all 4
+    assert mission_progress({"type": "courtyard"}, altar) == 0.5
+    # a 2×2 square of height 2: 8 pedestals on a fresh altar; here the best square is
+    # the start tile, levelled at 3: 1 on (1,0) and 3 on the empty (1,1), 4 missing
+    assert mission_progress({"type": "equal_square", "size": 2, "min_height": 2}, altar) == 0.5
