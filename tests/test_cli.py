@@ -132,7 +132,6 @@ def test_bench_json_with_a_tiny_budget() -> None:
     assert data["games_2p"] >= 1 and data["games_4p"] >= 1
     # 4 seats take more actions per game than 2 (every seat plays every round)
     assert data["mean_steps_4p"] > data["mean_steps_2p"]
-    assert data["seconds"] < 10
     assert data["mcts_positions"] == 1
 
 
