@@ -9,6 +9,7 @@ it every browser test is skipped with that reason; the translation tests
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,23 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     ).start()
     yield server
     server.terminate()
+
+
+@pytest.fixture(scope="session")
+def finished_bot_table(live_server: LiveServer) -> dict[str, Any]:
+    """The summary of a 2-player game two random bots played to its end (fast: no delay)."""
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]},
+    )
+    tid = created["table"]["id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        summary: dict[str, Any] = live_server.get(f"/api/tables/{tid}")
+        if summary["status"] == "finished":
+            return summary
+        time.sleep(0.2)
+    raise AssertionError(f"the bots' game {tid} did not finish within 60 s")
 
 
 @pytest.fixture(scope="session")

@@ -154,7 +154,9 @@ export class GameLog {
     this.add(events, ctx);
   }
 
+  /** Add entries for `events`; returns what was written ({seat, text}), oldest first. */
   add(events, ctx) {
+    const written = [];
     for (const event of events) {
       this.events.push(event);
       const described = describe(event, ctx);
@@ -168,8 +170,10 @@ export class GameLog {
         li.addEventListener("pointerleave", () => this.onHover(null, null));
       }
       this.list.prepend(li);
+      written.push({ seat: described.seat, kind: described.kind, text: li.textContent });
     }
     while (this.list.childElementCount > 600) this.list.lastElementChild.remove();
     if (this.events.length > 3000) this.events.splice(0, this.events.length - 3000);
+    return written;
   }
 }

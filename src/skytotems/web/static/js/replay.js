@@ -111,7 +111,8 @@ export async function startReplay(tableId) {
   });
   slider.addEventListener("input", () => (stop(), go(Number(slider.value))));
   document.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    // the slider moves itself on these keys (and says so with an input event)
+    if (event.target instanceof HTMLInputElement) return;
     if (event.key === "ArrowRight") go(current + 1, { animate: true });
     else if (event.key === "ArrowLeft") go(current - 1);
     else if (event.key === "Home") go(0);

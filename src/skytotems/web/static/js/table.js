@@ -1,7 +1,8 @@
 // table.html: the live table (or, with &replay=1, the replay viewer). Connects the
 // screen to the server through net.js, queues incoming states so other players'
-// moves are seen one by one, plays forced single-option choices for the player, and
-// keeps the log.
+// moves are seen one by one, and keeps the log. A forced single-option choice is never
+// made for the player (a timer would race their click): the screen shows it and the
+// player confirms it.
 
 import { has, initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
 import { GameLog } from "./log.js";
@@ -9,12 +10,11 @@ import { createdTokens, inviteLink, myName, rememberSeat, seatToken, setMyName }
 import { TableSocket, api } from "./net.js";
 import { TableScreen } from "./screen.js";
 import { installTooltips } from "./ui/tooltip.js";
+import { TurnAlert } from "./ui/turn-alert.js";
 
-// Time to see each move of another player, and how long a forced choice is shown
-// before it is made; people who ask for less motion get neither pause.
+// Time to see each move of another player; people who ask for less motion get no pause.
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const OTHERS_PACE_MS = REDUCED_MOTION ? 0 : 420;
-const AUTO_PLAY_MS = REDUCED_MOTION ? 120 : 450;
 
 export function toast(text, kind = "info") {
   const box = document.getElementById("toast");
@@ -32,6 +32,19 @@ export function errorText(code, message) {
   if (has(key)) return t(key);
   console.warn("server refused:", code, message);
   return t("error.refused");
+}
+
+/** Say `texts` through the page's live region (the last few are kept, older ones go). */
+function announce(texts) {
+  const region = document.getElementById("announce");
+  if (!region) return;
+  for (const text of texts) {
+    if (!text) continue;
+    const line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+  }
+  while (region.childElementCount > 12) region.firstElementChild.remove();
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,6 +72,7 @@ async function main() {
   if (tokenFromLink) history.replaceState(null, "", `${location.pathname}${location.search}`);
 
   const root = document.getElementById("table-root");
+  const turnAlert = new TurnAlert(document.getElementById("turn-alerts"));
   const log = new GameLog(document.getElementById("log"), {
     onHover: (seat, cells) => {
       screen.highlight = seat === null ? null : { seat, cells };
@@ -66,9 +80,8 @@ async function main() {
     },
   });
   let socket = null;
-  let lastState = null;
   let firstState = true;
-  let justUndone = false;
+  let lastPrompt = null; // the last prompt of the player's own that was announced
   let statsLoaded = false;
   const queue = [];
   let pumping = false;
@@ -124,16 +137,11 @@ async function main() {
     );
 
   function show(message) {
-    lastState = message;
     const view = message.view;
     if (message.status && screen.summary) screen.summary.status = message.status;
     if (message.events.some((e) => e.type === "player_joined" || e.type === "taken_over")) refreshSummary();
-    if (message.reset && !firstState) {
-      justUndone = message.events.some((e) => e.type === "undone");
-    } else if (message.events.length) {
-      justUndone = false;
-    }
-    log.add(message.events, screen.logContext());
+    const written = log.add(message.events, screen.logContext());
+    const wasMine = Boolean(screen.model?.mine);
     screen.update(view, {
       status: message.status,
       clocks: message.clocks,
@@ -141,7 +149,17 @@ async function main() {
       undo: message.undo,
       animate: !firstState && !message.reset,
     });
+    // the live region tells a screen reader what the others did, and when it is your turn
+    if (!firstState) {
+      const spoken = written.filter((entry) => !screen.mySeats.includes(entry.seat)).map((entry) => entry.text);
+      const prompt = document.getElementById("status-text")?.textContent || "";
+      if (screen.model?.mine && prompt !== lastPrompt) spoken.push(wasMine ? prompt : `${t("alert.title")}: ${prompt}`);
+      lastPrompt = screen.model?.mine ? prompt : null;
+      if (view.phase === "over" && message.events.length) spoken.push(document.getElementById("status-text")?.textContent || "");
+      announce(spoken);
+    }
     firstState = false;
+    turnAlert.update(Boolean(screen.model?.mine), document.getElementById("status-text")?.textContent || "");
     if (view.phase === "over" && !statsLoaded) {
       statsLoaded = true;
       api.stats(tableId).then((stats) => {
@@ -149,19 +167,6 @@ async function main() {
         screen.render();
       }).catch(() => {});
     }
-    maybeAutoPlay(message);
-  }
-
-  function maybeAutoPlay(message) {
-    const model = screen.model;
-    if (!model?.single || justUndone || message.status !== "playing") return;
-    const seq = message.seq;
-    setTimeout(() => {
-      if (lastState?.seq !== seq || screen.busy || queue.length) return;
-      toast(t("status.auto_played"));
-      screen.setBusy(true);
-      socket.act(model.single);
-    }, AUTO_PLAY_MS);
   }
 
   async function pump() {
@@ -226,10 +231,12 @@ async function main() {
   }
 
   onLanguageChange(() => {
+    document.getElementById("announce")?.replaceChildren(); // said already, in the old language
     screen.render();
+    turnAlert.renderToggle();
+    turnAlert.update(Boolean(screen.model?.mine));
     log.rerender(screen.logContext());
   });
-  document.getElementById("close-scoresheet")?.addEventListener("click", () => screen.showScoreSheet(false));
   reconnect();
   window.skytotems = { screen, get socket() { return socket; } };
 }

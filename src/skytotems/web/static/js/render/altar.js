@@ -15,6 +15,51 @@ const CAP = 0.32; // thickness of a totem's base plate
 
 export const cellKey = (cell) => `${cell[0]},${cell[1]}`;
 
+/** Where cell (x, y) is drawn after `turns` quarter turns of the altar (clockwise on
+ *  screen). Only the drawing turns: every element keeps its notation key (data-cell). */
+export function turnCell(cell, turns) {
+  let [x, y] = cell;
+  for (let i = 0; i < ((turns % 4) + 4) % 4; i++) [x, y] = [-y - 1, x];
+  return [x, y];
+}
+
+/** The altar object with every cell turned; `keyOf` maps a drawn key back to notation. */
+function turnedAltar(altar, turns) {
+  const keyOf = new Map();
+  const turn = (cell) => {
+    const drawn = turnCell(cell, turns);
+    keyOf.set(cellKey(drawn), cellKey(cell));
+    return drawn;
+  };
+  const turned = {
+    ...altar,
+    clouds: altar.clouds.map(turn),
+    covered: altar.covered.map(turn),
+    columns: altar.columns.map((c) => ({ ...c, cell: turn(c.cell) })),
+    totems: altar.totems.map((totem) => ({ ...totem, cells: totem.cells.map(turn) })),
+  };
+  return { turned, keyOf, turn };
+}
+
+/** True when point p lies inside the convex polygon `poly` (either winding). */
+function insideConvex(p, poly) {
+  let sign = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const [ax, ay] = poly[i];
+    const [bx, by] = poly[(i + 1) % poly.length];
+    const cross = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax);
+    if (Math.abs(cross) < 1e-9) continue;
+    if (sign === 0) sign = Math.sign(cross);
+    else if (Math.sign(cross) !== sign) return false;
+  }
+  return true;
+}
+
+/** The screen outline of a column of height h standing on cell (x, y). */
+function silhouette(x, y, h) {
+  return [iso(x, y, h), iso(x + 1, y, h), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0), iso(x, y + 1, h)];
+}
+
 function iso(x, y, z = 0) {
   return [((x - y) * CW) / 2, ((x + y) * CH) / 2 - z * PH];
 }
@@ -130,8 +175,14 @@ function totemTip(totem) {
  *   highlight: Set of cellKeys to flash (from the log)
  * Returns the Set of piece keys drawn.
  */
-export function renderAltar(svg, altar, opts = {}) {
-  const targets = opts.mini ? new Map() : opts.targets || new Map();
+export function renderAltar(svg, notationAltar, opts = {}) {
+  const turns = opts.mini ? 0 : opts.turns || 0;
+  const { turned: altar, keyOf, turn } = turnedAltar(notationAltar, turns);
+  const notation = (key) => keyOf.get(key) || key;
+  const targets = new Map();
+  for (const [key, target] of opts.mini ? [] : opts.targets || []) {
+    targets.set(cellKey(turn(key.split(",").map(Number))), target);
+  }
   const previous = opts.previousKeys || null;
   const keys = new Set();
   const clouds = new Set(altar.clouds.map(cellKey));
@@ -190,8 +241,8 @@ export function renderAltar(svg, altar, opts = {}) {
     const key = cellKey(cell);
     if (!clouds.has(key)) continue;
     const [x, y] = cell;
-    const g = mark(svgEl("g", { class: `cloud${covered.has(key) ? " covered" : ""}` }), `cl:${key}`);
-    g.dataset.cell = key;
+    const g = mark(svgEl("g", { class: `cloud${covered.has(key) ? " covered" : ""}` }), `cl:${notation(key)}`);
+    g.dataset.cell = notation(key);
     g.dataset.tip = cloudTip(covered.has(key));
     const faces = boxFaces(x, y, x + 1, y + 1, -SLAB, 0);
     if (!clouds.has(`${x},${y + 1}`)) g.appendChild(svgEl("polygon", { points: points(faces.left), class: "cloud-side-left" }));
@@ -230,13 +281,13 @@ export function renderAltar(svg, altar, opts = {}) {
       role: "button",
       tabindex: "0",
     });
-    g.dataset.cell = key;
+    g.dataset.cell = notation(key);
     g.dataset.tip = target.tip || "";
     if (target.label) g.setAttribute("aria-label", target.label);
     let body = null;
     if (h > 0) {
       body = svgEl("g", { class: "cell-target-body" });
-      body.dataset.cell = key;
+      body.dataset.cell = notation(key);
       body.dataset.tip = target.tip || "";
       const outline = [iso(x, y, h), iso(x + 1, y, h), iso(x + 1, y, 0), iso(x + 1, y + 1, 0), iso(x, y + 1, 0), iso(x, y + 1, h)];
       body.appendChild(svgEl("polygon", { points: points(outline), class: "cell-hit" }));
@@ -277,6 +328,27 @@ export function renderAltar(svg, altar, opts = {}) {
   };
   svg.classList.toggle("targeting", targetEls.size > 0);
 
+  // A height label is drawn only where its column's top shows: not where a column (or
+  // totem plate) in front covers the middle of that top, nor under a totem's emblem.
+  const emblems = altar.totems.map((totem) => {
+    const top = Math.max(...totem.cells.map((c) => (stacks.get(cellKey(c)) || []).length)) + CAP;
+    const cx = totem.cells.reduce((sum, c) => sum + c[0] + 0.5, 0) / totem.cells.length;
+    const cy = totem.cells.reduce((sum, c) => sum + c[1] + 0.5, 0) / totem.cells.length;
+    const [bx, by] = iso(cx, cy, top);
+    return [[bx - 20, by - 50], [bx + 20, by - 50], [bx + 20, by + 4], [bx - 20, by + 4]];
+  });
+  const topVisible = (x, y, h) => {
+    const centre = iso(x + 0.5, y + 0.5, h);
+    for (const other of order) {
+      const [a, b] = other;
+      if (a + b < x + y || (a + b === x + y && a <= x)) continue; // drawn before: behind
+      const k = cellKey(other);
+      const height = (stacks.get(k) || []).length + (capOf.has(k) ? CAP : 0);
+      if (height > 0 && insideConvex(centre, silhouette(a, b, height))) return false;
+    }
+    return !emblems.some((box) => insideConvex(centre, box));
+  };
+
   // columns (and totem plates) back to front
   for (const cell of order) {
     const key = cellKey(cell);
@@ -288,11 +360,11 @@ export function renderAltar(svg, altar, opts = {}) {
       continue;
     }
     const column = svgEl("g", { class: "column" });
-    column.dataset.cell = key;
+    column.dataset.cell = notation(key);
     if (stack.length) column.dataset.tip = columnTip(stack, covered.has(key));
     stack.forEach((design, level) => {
       const piece = cube(design, x, y, level, "");
-      mark(piece, `p:${key}:${level}:${design}`);
+      mark(piece, `p:${notation(key)}:${level}:${design}`);
       column.appendChild(piece);
       grow(boxFaces(x, y, x + 1, y + 1, level, level + 1).top);
     });
@@ -305,15 +377,16 @@ export function renderAltar(svg, altar, opts = {}) {
       plate.appendChild(svgEl("polygon", { points: points(faces.right), fill: colour, class: "plate-side dark" }));
       plate.appendChild(svgEl("polygon", { points: points(faces.top), fill: colour, class: "plate-top" }));
       plate.dataset.tip = totemTip(totem);
-      mark(plate, `tp:${totem.kind}:${totem.cells.map(cellKey).join("|")}:${key}`);
+      mark(plate, `tp:${totem.kind}:${totem.cells.map((c) => notation(cellKey(c))).join("|")}:${notation(key)}`);
       column.appendChild(plate);
       grow(faces.top);
     }
     solid.appendChild(column);
     placeTarget(key);
-    if (opts.showHeights && stack.length && !totem && !opts.mini) {
+    if (opts.showHeights && stack.length && !totem && !opts.mini && topVisible(x, y, stack.length)) {
       const [lx, ly] = iso(x + 0.5, y + 0.5, stack.length);
       const label = svgEl("g", { class: "height-label", transform: `translate(${lx} ${ly - 1})` });
+      label.dataset.cell = notation(key);
       label.appendChild(svgEl("circle", { r: 7.5 }));
       const text = svgEl("text", { "text-anchor": "middle", dy: "3.6" });
       text.textContent = String(stack.length);
@@ -331,7 +404,7 @@ export function renderAltar(svg, altar, opts = {}) {
     const [bx, by] = iso(cx, cy, top);
     const lift = opts.mini ? 22 : 30;
     const r = opts.mini ? 14 : 17;
-    const key = `t:${totem.kind}:${totem.cells.map(cellKey).join("|")}`;
+    const key = `t:${totem.kind}:${totem.cells.map((c) => notation(cellKey(c))).join("|")}`;
     const g = mark(svgEl("g", { class: `totem totem-${totem.kind}` }), key);
     g.dataset.tip = totemTip(totem);
     g.appendChild(svgEl("line", { x1: bx, y1: by, x2: bx, y2: by - lift, class: "totem-pole" }));

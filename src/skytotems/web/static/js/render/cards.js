@@ -91,18 +91,22 @@ export function cardElement(card, options = {}) {
   name.className = "card-name";
   name.textContent = cardName(card);
   head.appendChild(name);
-  const points = document.createElement("span");
-  points.className = "card-points";
-  points.textContent = String(card.points);
-  points.dataset.tip = tn("card.points_tip", card.points);
-  head.appendChild(points);
   el.appendChild(head);
-
-  const mission = document.createElement("p");
-  mission.className = "card-mission";
-  mission.textContent = missionText(card);
-  el.appendChild(mission);
-  el.dataset.tip = `${cardName(card)} (${tn("unit.points", card.points)})\n${missionText(card)}`;
+  if (mode === "start") {
+    // a starting card lays out the first pedestals; it never scores as a goal
+    el.dataset.tip = `${cardName(card)}\n${startTip(card)}`;
+  } else {
+    const points = document.createElement("span");
+    points.className = "card-points";
+    points.textContent = String(card.points);
+    points.dataset.tip = tn("card.points_tip", card.points);
+    head.appendChild(points);
+    const mission = document.createElement("p");
+    mission.className = "card-mission";
+    mission.textContent = missionText(card);
+    el.appendChild(mission);
+    el.dataset.tip = `${cardName(card)} (${tn("unit.points", card.points)})\n${missionText(card)}`;
+  }
 
   if (mode === "hand" || mode === "start") {
     const start = document.createElement("div");

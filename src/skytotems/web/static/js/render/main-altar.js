@@ -1,0 +1,169 @@
+// The large altar of the table screen: the altar drawn with its clickable targets, its
+// title, zoom, and the tray of pedestals waiting to be placed.
+
+import { $, button, el } from "../dom.js";
+import { t, tn } from "../i18n.js";
+import { designIcon } from "../pieces.js";
+import { playerChip } from "../ui/chips.js";
+import { cellKey, renderAltar } from "./altar.js";
+import { renderAltarGrid } from "./altar-grid.js";
+import { fillHoard } from "./players.js";
+
+export function renderMainAltar(screen, model) {
+  const view = screen.view;
+  const seat = screen.mainSeat();
+  const svg = $("#main-altar", screen.root);
+  const acting = model.mine && model.seat === seat;
+  const targets = new Map();
+  if (acting && !screen.extra.replay) {
+    const heights = new Map(view.altars[seat].columns.map((c) => [cellKey(c.cell), c.stack.length]));
+    for (const [key, spec] of model.cells) {
+      const tip = targetTip(screen, spec);
+      const label = targetLabel(screen, spec, key, heights.get(key) || 0);
+      targets.set(key, { ...spec, tip, label, onClick: () => screen.run(spec) });
+    }
+  }
+  const highlight = screen.highlight && screen.highlight.seat === seat ? new Set(screen.highlight.cells) : null;
+  const keys = renderAltar(svg, view.altars[seat], {
+    targets,
+    showHeights: screen.ui.showHeights,
+    turns: screen.ui.turns,
+    previousKeys: screen.animate ? screen.pieceKeys.get(seat) : null,
+    highlight,
+    minWidth: 4 * 64,
+    minHeight: 220,
+  });
+  screen.pieceKeys.set(seat, keys);
+  applyZoom(screen);
+  // title
+  const title = $("#altar-title", screen.root);
+  title.replaceChildren();
+  title.appendChild(playerChip(screen.seatName(seat), seat));
+  const score = view.seats[seat].score;
+  const scoreEl = el("span", "score", tn("unit.points", score.total));
+  scoreEl.dataset.tip = t("tip.score", score);
+  title.appendChild(scoreEl);
+  svg.setAttribute("aria-label", t("altar.label_of", { name: screen.seatName(seat) }));
+  renderAltarGrid($("#altar-grid", screen.root), view.altars[seat], t("grid.caption", { name: screen.seatName(seat) }));
+  renderAltarSwitch(screen, seat);
+  const back = $("#back-to-mine", screen.root);
+  const mine = view.viewer !== null && view.viewer !== undefined && !view.solo ? view.viewer : null;
+  back.hidden = screen.ui.focusSeat === null || mine === null || seat === mine;
+  // own hoard strip under the altar
+  const hoard = $("#main-hoard", screen.root);
+  fillHoard(screen, hoard, view.altars[seat].hoard);
+  $("#toggle-heights", screen.root)?.classList.toggle("on", screen.ui.showHeights);
+}
+
+export function targetTip(screen, spec) {
+  switch (spec.style) {
+    case "place":
+      return t("tip.target_place", { design: t(`design.${spec.ghost}`) });
+    case "cloud":
+      return t("tip.target_cloud");
+    case "cat":
+      return t("tip.target_cat");
+    case "wolf":
+      return t("tip.target_wolf");
+    case "totem":
+      return t(spec.selected ? "tip.target_totem_selected" : "tip.target_totem");
+    default:
+      return "";
+  }
+}
+
+/** A target's accessible name: what pressing it does, with the cell in the notation's
+ *  x,y (which turning the altar never changes) and the heights the view shows. */
+export function targetLabel(screen, spec, key, height) {
+  const cell = key;
+  switch (spec.style) {
+    case "place":
+      return t("a11y.target_place", { design: t(`design.${spec.ghost}`), cell, from: height, to: height + 1 });
+    case "cloud":
+      return t("a11y.target_cloud", { cell });
+    case "cat":
+      return t("a11y.target_cat", { cell, height });
+    case "wolf":
+      return t("a11y.target_wolf", { cell, from: height, to: height + 1 });
+    case "totem": {
+      const kind = t(`totem.${screen.ui.totemKind}`);
+      return t(spec.selected ? "a11y.target_totem_selected" : "a11y.target_totem", { kind, cell });
+    }
+    default:
+      return cell;
+  }
+}
+
+export function applyZoom(screen) {
+  const svg = $("#main-altar", screen.root);
+  const scroll = $("#altar-scroll", screen.root);
+  if (!svg || !scroll) return;
+  const natural = Number(svg.dataset.naturalWidth || 400);
+  const naturalH = Number(svg.dataset.naturalHeight || 300);
+  // "fit": as large as the panel allows, but never tiny cubes nor giant ones
+  const availW = scroll.clientWidth || 600;
+  const availH = Math.max(scroll.clientHeight || 360, 260);
+  const fit = Math.min(availW / natural, availH / naturalH, 2.2);
+  const scale = Math.max(fit, 0.45) * screen.ui.zoom;
+  svg.style.width = `${Math.round(natural * scale)}px`;
+  svg.style.height = `${Math.round(naturalH * scale)}px`;
+  $("#zoom-level", screen.root) && ($("#zoom-level", screen.root).textContent = `${Math.round(screen.ui.zoom * 100)}%`);
+}
+
+export function renderPool(screen, model) {
+  const view = screen.view;
+  const tray = $("#pool-tray", screen.root);
+  tray.replaceChildren();
+  const pool = view.pool || [];
+  tray.hidden = !pool.length;
+  if (!pool.length) return;
+  const owner = view.decision?.seats?.[0];
+  const ownerIsMain = owner === undefined || owner === screen.mainSeat();
+  tray.appendChild(el("span", "pool-title", ownerIsMain ? t("board.pool") : t("board.pool_of", { name: screen.seatName(owner) })));
+  const selected = model.pool?.selected ?? null;
+  const seen = new Set();
+  pool.forEach((design) => {
+    const isSelected = design === selected && !seen.has(design);
+    seen.add(design);
+    const item = el("button", `pool-item${isSelected ? " selected" : ""}${model.pool?.selectable ? " selectable" : ""}`);
+    item.type = "button";
+    item.dataset.design = design;
+    item.appendChild(designIcon(design, 34));
+    item.dataset.tip = t("tip.pool_item", { design: t(`design.${design}`) });
+    item.setAttribute("aria-label", t("a11y.pool_item", { design: t(`design.${design}`) }));
+    if (model.pool?.selectable) item.setAttribute("aria-pressed", String(isSelected));
+    if (model.pool?.selectable && !screen.extra.replay) {
+      item.addEventListener("click", () => screen.run({ command: { type: "select-design", design } }));
+    } else {
+      item.disabled = !model.pool;
+    }
+    tray.appendChild(item);
+  });
+}
+
+/** One button per altar (the one shown is pressed, the acting ones marked): one tap
+ *  shows another altar; the shown altar follows the acting player until then. */
+function renderAltarSwitch(screen, shown) {
+  const box = $("#altar-switch", screen.root);
+  if (!box) return;
+  const view = screen.view;
+  box.replaceChildren();
+  box.hidden = view.seats_count < 2;
+  const acting = new Set(view.phase === "over" ? [] : view.decision?.seats || []);
+  for (let seat = 0; seat < view.seats_count; seat++) {
+    const label = el("span");
+    label.appendChild(playerChip(screen.seatName(seat), seat));
+    if (acting.has(seat)) label.appendChild(el("span", "acting-mark", ` ${t("altar.acting")}`));
+    const b = button(label, {
+      className: `btn btn-small altar-tab${acting.has(seat) ? " acting" : ""}`,
+      dataAction: "show-altar",
+      onClick: () => {
+        screen.ui.focusSeat = seat === screen.defaultMainSeat() ? null : seat;
+        screen.render();
+      },
+    });
+    b.dataset.seat = String(seat);
+    b.setAttribute("aria-pressed", String(seat === shown));
+    box.appendChild(b);
+  }
+}

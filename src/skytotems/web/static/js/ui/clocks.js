@@ -1,0 +1,37 @@
+// The players' clocks: counted down in the browser between two states from the server.
+
+import { t } from "../i18n.js";
+
+export function formatClock(ms) {
+  const negative = ms < 0;
+  let s = Math.floor(Math.abs(ms) / 1000);
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  const text = h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+  return negative ? `-${text}` : text;
+}
+
+export function tickClocks(screen) {
+  const clocks = screen.extra.clocks;
+  for (const node of screen.root.querySelectorAll(".clock")) {
+    if (!clocks || screen.extra.replay || screen.view?.phase === "over") {
+      node.hidden = true;
+      continue;
+    }
+    const info = clocks.players?.[Number(node.dataset.player)];
+    if (!info) {
+      node.hidden = true;
+      continue;
+    }
+    node.hidden = false;
+    const elapsed = info.running ? Date.now() - (screen.extra.clocksReceived || Date.now()) : 0;
+    const remaining = info.remaining_ms - elapsed;
+    node.textContent = formatClock(remaining);
+    node.classList.toggle("running", info.running);
+    node.classList.toggle("low", remaining < 30000);
+    node.dataset.tip = t(clocks.mode === "24h" || clocks.mode === "72h" ? "tip.clock_turn" : "tip.clock_bank");
+  }
+}

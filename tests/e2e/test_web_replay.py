@@ -1,0 +1,59 @@
+"""The replay viewer: stepping with the keyboard and the end of the game (issue 15, bugs 3
+and 4)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from conftest import LiveServer, Pages
+    from playwright.sync_api import Page
+
+
+def counter_move(page: Page) -> int:
+    return int(page.locator("#replay-counter").inner_text().split("/")[0])
+
+
+def open_replay(pages: Pages, tid: str) -> Page:
+    page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
+    page.wait_for_function(
+        "() => document.getElementById('replay-counter').textContent.includes('/')"
+    )
+    return page
+
+
+def test_an_arrow_key_on_the_focused_slider_steps_one_move(
+    pages: Pages, finished_bot_table: dict[str, Any]
+) -> None:
+    page = open_replay(pages, finished_bot_table["id"])
+    page.click("#replay-next")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '1'")
+    page.focus("#replay-slider")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '2'")
+    page.wait_for_timeout(400)  # a second step would have landed by now
+    assert counter_move(page) == 2
+    assert page.locator("#table-root").get_attribute("data-move") == "2"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '1'")
+    page.wait_for_timeout(400)
+    assert counter_move(page) == 1
+
+
+def test_the_last_move_of_a_replay_shows_the_winner_and_the_score_sheet(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    summary = live_server.get(f"/api/tables/{finished_bot_table['id']}")
+    page = open_replay(pages, summary["id"])
+    page.click("#replay-last")
+    page.wait_for_selector("#table-root[data-phase='over']")
+    page.wait_for_selector("#scoresheet:not([hidden]) table.scoresheet")
+    totals = page.locator("#scoresheet table.scoresheet tr.total td")
+    shown = [int(totals.nth(i).inner_text()) for i in range(totals.count())]
+    assert shown == summary["result"]["totals"]
+    page.click("#close-scoresheet")
+    assert page.locator("#scoresheet").is_hidden()
+    # the status says who won, and its button reopens the sheet
+    assert "Game over" in page.locator("#status-text").inner_text()
+    page.click("[data-action=scoresheet]")
+    assert page.locator("#scoresheet").is_visible()

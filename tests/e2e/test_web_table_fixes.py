@@ -1,0 +1,174 @@
+"""Bugs of the table page found by a first-time player (issue 15, bugs 2 and 5-10): each
+test fails on the page as it was."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING, Any
+
+from webplay import MY_TURN, click_once, wait_until_answered
+
+if TYPE_CHECKING:
+    from conftest import LiveServer, Pages
+    from playwright.sync_api import Page
+
+
+def seat_page(
+    pages: Pages, live_server: LiveServer, body: dict[str, Any], **options: Any
+) -> tuple[Page, str]:
+    """Create a table through the API and open its first seat's link."""
+    created = live_server.post("/api/tables", body)
+    tid = created["table"]["id"]
+    token = created["tokens"][0]["token"]
+    page = pages.open(f"/table.html?t={tid}#seat={token}", reduced_motion="reduce", **options)
+    page.wait_for_selector("#players .player-panel")
+    return page, tid
+
+
+def against_a_bot(pages: Pages, live_server: LiveServer, **options: Any) -> tuple[Page, str]:
+    body = {"seats": [{"type": "human", "name": "Aiko"}, {"type": "bot", "level": "random"}]}
+    return seat_page(pages, live_server, body, **options)
+
+
+def click_until(page: Page, done: str, seed: int = 0, limit: int = 60) -> None:
+    """Click the page's targets until `done` (a selector) matches."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if page.locator(done).count():
+            return
+        if page.locator(MY_TURN).count():
+            move = page.locator("#table-root").get_attribute("data-move")
+            click_once(page, rng, build_totems=False)
+            wait_until_answered(page, move)
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"{done} never showed")
+
+
+# ------------------------------------------------------------------ bug 2: the log
+
+
+def test_the_end_of_a_long_log_can_be_reached_on_a_laptop_screen(
+    pages: Pages, finished_bot_table: dict[str, Any]
+) -> None:
+    for width, height in ((1280, 800), (1440, 900)):
+        page = pages.open(f"/table.html?t={finished_bot_table['id']}", width=width, height=height)
+        page.wait_for_selector("#scoresheet:not([hidden])")
+        page.click("#close-scoresheet")
+        assert page.locator("#log li").count() > 50
+        # scroll whatever scrolls to its end: the oldest entry must then be on screen
+        page.locator("#log li").last.scroll_into_view_if_needed()
+        box = page.locator("#log li").last.bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= height + 1, (width, height, box)
+        # one scroll area: the rail around the log does not scroll too
+        rail = page.evaluate(
+            "() => { const r = document.querySelector('.rail');"
+            " return [r.scrollHeight, r.clientHeight]; }"
+        )
+        assert rail[0] <= rail[1] + 1, (width, height, rail)
+
+
+# ------------------------------------------------ bug 5: heights and the rotate control
+
+RENDER_JS = """async ({ altar, turns }) => {
+    const { renderAltar } = await import('/js/render/altar.js');
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    document.body.appendChild(svg);
+    renderAltar(svg, altar, { showHeights: true, turns });
+    const labels = [...svg.querySelectorAll('.height-label')].map((l) => l.dataset.cell);
+    const cells = [...svg.querySelectorAll('.column')].map((c) => c.dataset.cell).sort();
+    const box = (key) => svg.querySelector(`.column[data-cell='${key}']`).getBBox();
+    const front = box('1,1');
+    const back = box('0,0');
+    svg.remove();
+    return { labels: labels.sort(), cells, frontY: front.y, backY: back.y };
+}"""
+
+
+def test_a_height_is_labelled_only_where_its_column_top_shows_and_rotation_reveals_it(
+    pages: Pages,
+) -> None:
+    page = pages.open("/help.html")
+    # a short column right behind a tall one: its top is hidden from the front
+    altar = {
+        "clouds": [[0, 0], [1, 0], [0, 1], [1, 1]],
+        "columns": [
+            {"cell": [0, 0], "stack": ["red"]},
+            {"cell": [1, 1], "stack": ["blue", "blue", "blue", "blue"]},
+        ],
+        "totems": [],
+        "hoard": [],
+        "covered": [],
+    }
+    straight = page.evaluate(RENDER_JS, {"altar": altar, "turns": 0})
+    assert straight["labels"] == ["1,1"], "the hidden top of 0,0 gets no floating number"
+    turned = page.evaluate(RENDER_JS, {"altar": altar, "turns": 2})
+    # half a turn brings 0,0 to the front: both tops show; cells keep their notation
+    assert turned["labels"] == ["0,0", "1,1"]
+    assert turned["cells"] == straight["cells"] == ["0,0", "1,1"]
+    assert turned["backY"] > turned["frontY"], "0,0 is drawn in front after the turn"
+
+
+def test_the_rotate_button_turns_the_main_altar(pages: Pages, live_server: LiveServer) -> None:
+    page, _ = against_a_bot(pages, live_server)
+    click_until(page, "#table-root[data-phase='play']")
+    page.wait_for_selector("#main-altar .column")
+    column = page.locator("#main-altar .column").first
+    cell = column.get_attribute("data-cell")
+    before = column.bounding_box()
+    page.click("#rotate-altar")
+    turned = page.locator(f"#main-altar .column[data-cell='{cell}']")
+    assert turned.count() == 1, "the column keeps its notation after the turn"
+    after = turned.bounding_box()
+    assert before is not None and after is not None
+    assert (round(before["x"]), round(before["y"])) != (round(after["x"]), round(after["y"]))
+
+
+# --------------------------------------------- bug 7: the starting card scores nothing
+
+
+def test_the_starting_card_sits_apart_from_the_goals_and_shows_no_points(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    page, _ = against_a_bot(pages, live_server)
+    click_until(page, "#table-root[data-phase='play']")
+    start = page.locator("#my-start .card")
+    assert start.count() == 1
+    assert start.locator(".card-points").count() == 0
+    assert page.locator("#my-start-title").inner_text() == "Starting card"
+    start_id = start.get_attribute("data-card")
+    goals = page.locator("#my-cards .card")
+    assert goals.count() == 2
+    assert start_id not in [goals.nth(i).get_attribute("data-card") for i in range(goals.count())]
+
+
+# ------------------------------------------------------- bug 8: the solo prompt reads well
+
+
+def test_a_solo_prompt_names_its_altar_apart_from_the_sentence(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    body = {"options": {"players": 1}, "seats": [{"type": "human", "name": "Aiko"}]}
+    page, _ = seat_page(pages, live_server, body)
+    click_until(page, f"#table-root[data-phase='play']{MY_TURN[len('#table-root') :]}")
+    status = page.locator("#status-text").inner_text()
+    assert re.search(r"^Altar [12] — Your turn", status), status
+
+
+# ---------------------------------------------- bug 10: touch targets on a phone
+
+
+def test_phone_buttons_are_at_least_44_pixels(pages: Pages, live_server: LiveServer) -> None:
+    page, _ = against_a_bot(pages, live_server, width=390, height=844)
+    click_until(page, "#table-root[data-phase='play']")
+    page.wait_for_selector("#status-buttons .btn, #zoom-in")
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('#status-buttons .btn, .zoom-controls .btn,"
+        " .altar-switch .btn')].filter((b) => b.offsetParent)"
+        ".map((b) => [b.id || b.textContent, b.offsetWidth, b.offsetHeight])"
+    )
+    assert sizes, "buttons to measure"
+    small = [s for s in sizes if s[1] < 44 or s[2] < 44]
+    assert not small, small
