@@ -44,7 +44,7 @@ function announce(texts) {
     line.textContent = text;
     region.appendChild(line);
   }
-  while (region.childElementCount > 12) region.firstElementChild.remove();
+  while (region.childElementCount > 200) region.firstElementChild.remove();
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -153,7 +153,10 @@ async function main() {
     if (!firstState) {
       const spoken = written.filter((entry) => !screen.mySeats.includes(entry.seat)).map((entry) => entry.text);
       const prompt = document.getElementById("status-text")?.textContent || "";
-      if (screen.model?.mine && prompt !== lastPrompt) spoken.push(wasMine ? prompt : `${t("alert.title")}: ${prompt}`);
+      const turnBegan = message.events.some((e) => e.type === "turn_started" && screen.mySeats.includes(e.seat));
+      if (screen.model?.mine && (prompt !== lastPrompt || turnBegan)) {
+        spoken.push(wasMine && !turnBegan ? prompt : `${t("alert.title")}. ${prompt}`);
+      }
       lastPrompt = screen.model?.mine ? prompt : null;
       if (view.phase === "over" && message.events.length) spoken.push(document.getElementById("status-text")?.textContent || "");
       announce(spoken);

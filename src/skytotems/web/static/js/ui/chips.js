@@ -3,7 +3,8 @@
 import { t } from "../i18n.js";
 import { designIcon, isRare, totemIcon } from "../pieces.js";
 
-export const SEAT_COLOURS = ["#2f6fd6", "#d2442f", "#2a9a5b", "#a650c8"];
+// dark enough for text on every panel (WCAG AA, 4.5:1 and more)
+export const SEAT_COLOURS = ["#2a62c0", "#b8391f", "#1f7a47", "#8e3fb0"];
 
 export function designChip(design) {
   const span = document.createElement("span");
