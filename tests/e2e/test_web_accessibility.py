@@ -53,16 +53,26 @@ def test_axe_finds_nothing_serious_on_any_page_or_decision(
     page = pages.open(f"/table.html?t={tid}#seat={token}", reduced_motion="reduce")
     rng = random.Random(11)
     kinds_seen: set[str] = set()
+    forced = 0
     while wait_for_my_turn_or_end(page):
         kind = page.locator("#table-root").get_attribute("data-decision") or ""
         if kind not in kinds_seen:
             kinds_seen.add(kind)
             found[f"table: {kind}"] = serious_violations(page)
         move = page.locator("#table-root").get_attribute("data-move")
+        # bug 9: a choice with one option waits for the player (it was made after 0.45 s)
+        if page.evaluate("() => Boolean(window.skytotems.screen.model?.single)"):
+            forced += 1
+            assert page.locator(".single-choice").is_visible()
+            page.wait_for_timeout(700)
+            assert page.locator("#table-root").get_attribute("data-move") == move
         click_once(page, rng)
         wait_until_answered(page, move)
     page.wait_for_selector("#scoresheet:not([hidden]) .stats")
     found["score sheet"] = serious_violations(page)
+    # bug 6: no toast lies over the score sheet
+    assert page.locator("#toast .toast-item").count() == 0
+    assert forced >= 1, "the game offered a forced choice to check"
     assert {"choose_start", "turn", "place_pedestal"} <= kinds_seen
 
     replay = pages.open(f"/table.html?t={finished_bot_table['id']}&replay=1")

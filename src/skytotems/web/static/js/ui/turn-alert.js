@@ -36,6 +36,28 @@ function chime() {
   setTimeout(() => audio.close(), 900);
 }
 
+/** A bell (struck through when alerts are off), drawn: no emoji font is needed. */
+function bellIcon(on) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  const bell = document.createElementNS(ns, "path");
+  bell.setAttribute("d", "M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6Zm-2.5 15a2.5 2.5 0 0 0 5 0Z");
+  bell.setAttribute("fill", "currentColor");
+  svg.appendChild(bell);
+  if (!on) {
+    const strike = document.createElementNS(ns, "path");
+    strike.setAttribute("d", "M4 3 20 21");
+    strike.setAttribute("stroke", "currentColor");
+    strike.setAttribute("stroke-width", "2.2");
+    svg.appendChild(strike);
+  }
+  return svg;
+}
+
 export class TurnAlert {
   constructor(toggle) {
     this.mine = false;
@@ -63,7 +85,7 @@ export class TurnAlert {
   renderToggle() {
     if (!this.toggle) return;
     this.toggle.setAttribute("aria-pressed", String(this.on));
-    this.toggle.textContent = this.on ? "🔔" : "🔕";
+    this.toggle.replaceChildren(bellIcon(this.on));
     const label = t(this.on ? "alert.on" : "alert.off");
     this.toggle.setAttribute("aria-label", label);
     this.toggle.dataset.tip = label;

@@ -1,0 +1,136 @@
+"""Seeing the others play and knowing it is your turn (issue 15): the acting player's
+altar is brought forward, whole and readable, on a laptop and on a phone; the tab's title
+and icon say when it is your turn; notifications are asked for on a click only."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from webplay import MY_TURN, click_once, wait_until_answered
+
+if TYPE_CHECKING:
+    from conftest import LiveServer, Pages
+    from playwright.sync_api import Page
+
+Shot = Callable[["Page", str], Path]
+
+THREE_PLAYERS = {
+    "options": {"players": 3},
+    "seats": [
+        {"type": "human", "name": "Aiko"},
+        {"type": "bot", "level": "random"},
+        {"type": "bot", "level": "random"},
+    ],
+}
+
+# the drawn altar's cells on screen: their union box and the width of one cell in pixels
+ALTAR_GEOMETRY_JS = """() => {
+    const svg = document.getElementById('main-altar');
+    const boxes = [...svg.querySelectorAll('.cloud')].map((c) => c.getBoundingClientRect());
+    const view = svg.viewBox.baseVal;
+    const scale = svg.getBoundingClientRect().width / view.width;
+    return {
+        left: Math.min(...boxes.map((b) => b.left)),
+        top: Math.min(...boxes.map((b) => b.top)),
+        right: Math.max(...boxes.map((b) => b.right)),
+        bottom: Math.max(...boxes.map((b) => b.bottom)),
+        cell: 64 * scale,
+        label: svg.getAttribute('aria-label'),
+    };
+}"""
+
+
+def open_seat(pages: Pages, live_server: LiveServer, width: int, height: int) -> Page:
+    created = live_server.post("/api/tables", THREE_PLAYERS)
+    tid, token = created["table"]["id"], created["tokens"][0]["token"]
+    # full motion: another seat's moves are shown one by one, paced
+    page = pages.open(f"/table.html?t={tid}#seat={token}", width=width, height=height)
+    page.wait_for_function("() => window.skytotems && window.skytotems.screen.view")
+    return page
+
+
+def play_until_a_bot_acts(page: Page, seed: int) -> dict[str, Any]:
+    """Play by clicking until a bot's turn is on screen; the altar's geometry then."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        acting_bot = page.evaluate(
+            "() => { const v = window.skytotems.screen.view;"
+            " return v && v.phase === 'play' && v.decision && v.decision.seats.length === 1"
+            " && v.decision.seats[0] !== 0 ? v.decision.seats[0] : null; }"
+        )
+        if acting_bot is not None:
+            geometry: dict[str, Any] = page.evaluate(ALTAR_GEOMETRY_JS)
+            geometry["seat"] = acting_bot
+            geometry["name"] = page.evaluate(
+                f"() => window.skytotems.screen.seatName({acting_bot})"
+            )
+            return geometry
+        if page.locator(MY_TURN).count():
+            move = page.locator("#table-root").get_attribute("data-move")
+            click_once(page, rng, build_totems=False)
+            wait_until_answered(page, move)
+        else:
+            page.wait_for_timeout(20)
+    raise AssertionError("no bot's turn was seen")
+
+
+def test_the_acting_bots_altar_is_brought_forward_whole_and_readable(
+    pages: Pages, live_server: LiveServer, screenshot: Shot
+) -> None:
+    for width, height in ((1280, 800), (390, 844)):
+        page = open_seat(pages, live_server, width, height)
+        geometry = play_until_a_bot_acts(page, seed=width)
+        assert geometry["label"] == f"Altar of {geometry['name']}", geometry
+        assert geometry["left"] >= 0 and geometry["top"] >= 0, geometry
+        assert geometry["right"] <= width and geometry["bottom"] <= height, geometry
+        assert geometry["cell"] >= 24, geometry
+        screenshot(page, "table-3p-bot-acting")
+        # one tap shows another altar; the pressed button says which
+        switch = page.locator("#altar-switch [data-action=show-altar][data-seat='0']")
+        switch.click()
+        assert switch.get_attribute("aria-pressed") == "true"
+        assert page.locator("#main-altar").get_attribute("aria-label") == "Altar of Aiko"
+
+
+def test_the_tab_says_when_it_is_your_turn_and_asks_for_notifications_on_a_click(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
+    )
+    tid = created["table"]["id"]
+    tokens = [t["token"] for t in created["tokens"]]
+    # count the requests for notification permission (the real API is still called)
+    counter = (
+        "window.__asked = 0; const ask = Notification.requestPermission.bind(Notification);"
+        " Notification.requestPermission = (...a) => { window.__asked += 1; return ask(...a); };"
+    )
+    aiko = pages.open(f"/table.html?t={tid}#seat={tokens[0]}", reduced_motion="reduce")
+    aiko.add_init_script(counter)
+    aiko.reload()
+    aiko.wait_for_selector(MY_TURN)  # both choose a starting card at once
+    assert aiko.title().startswith("Your turn")
+    assert aiko.locator("link[rel~='icon']").get_attribute("href") == "img/favicon-turn.svg"
+    assert aiko.evaluate("() => window.__asked") == 0, "never asked on load"
+    toggle = aiko.locator("#turn-alerts")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    asked = aiko.evaluate("() => window.__asked")
+    permission = aiko.evaluate("() => Notification.permission")
+    assert asked == 1 or permission != "default", (asked, permission)
+    # once Aiko has chosen and waits for Bruno, the tab is plain again
+    rng = random.Random(1)
+    while aiko.locator(MY_TURN).count():
+        move = aiko.locator("#table-root").get_attribute("data-move")
+        click_once(aiko, rng)
+        wait_until_answered(aiko, move)
+    aiko.wait_for_function("() => !document.title.startsWith('Your turn')")
+    assert aiko.locator("link[rel~='icon']").get_attribute("href") == "img/favicon.svg"
+    # the choice is remembered on the next visit
+    aiko.reload()
+    assert aiko.locator("#turn-alerts").get_attribute("aria-pressed") == "true"
