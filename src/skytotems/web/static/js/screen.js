@@ -111,6 +111,8 @@ export class TableScreen {
       this.ui.focusSeat = null;
       this.render();
     });
+    // a phone turned sideways, a window resized: the altar fits its panel again
+    window.addEventListener("resize", () => applyZoom(this));
     const scroll = $("#altar-scroll", this.root);
     scroll?.addEventListener(
       "wheel",
