@@ -88,6 +88,8 @@ def test_the_acting_bots_altar_is_brought_forward_whole_and_readable(
         assert geometry["right"] <= width and geometry["bottom"] <= height, geometry
         assert geometry["cell"] >= 24, geometry
         screenshot(page, "table-3p-bot-acting")
+        # the bot's pedestals fly to their cells from where they were (tray or bag)
+        page.wait_for_selector("#main-altar .cube.travelling", state="attached", timeout=20_000)
         # one tap shows another altar; the pressed button says which
         switch = page.locator("#altar-switch [data-action=show-altar][data-seat='0']")
         switch.click()

@@ -13,6 +13,7 @@ import { renderMyCards, renderStartChoice } from "./render/hand.js";
 import { applyZoom, renderMainAltar, renderPool } from "./render/main-altar.js";
 import { renderPlayers } from "./render/players.js";
 import { renderScoreSheet } from "./render/scoresheet.js";
+import { measureSources, travelNewPieces } from "./render/travel.js";
 import { tickClocks } from "./ui/clocks.js";
 import { interaction } from "./ui/decision.js";
 import { renderStatus, renderTopbar } from "./ui/status.js";
@@ -248,6 +249,7 @@ export class TableScreen {
     const view = this.view;
     if (!view) return;
     const focused = focusKey(this.root);
+    const sources = this.animate ? measureSources(this.root) : null;
     const model = this.extra.replay ? interaction({ ...view, legal_actions: [] }) : interaction(view, this.ui);
     this.model = model;
     this.root.dataset.phase = view.phase;
@@ -259,6 +261,7 @@ export class TableScreen {
     renderStatus(this, model);
     renderBoard(this, model);
     renderMainAltar(this, model);
+    travelNewPieces($("#main-altar", this.root), sources);
     renderPool(this, model);
     renderStartChoice(this, model);
     renderMyCards(this, model);
