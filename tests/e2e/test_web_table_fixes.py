@@ -172,3 +172,26 @@ def test_phone_buttons_are_at_least_44_pixels(pages: Pages, live_server: LiveSer
     assert sizes, "buttons to measure"
     small = [s for s in sizes if s[1] < 44 or s[2] < 44]
     assert not small, small
+
+
+# ---------------------------------------- bug 1: a finished solo game in the lobby
+
+
+def test_the_lobby_shows_no_single_altars_points_as_a_solo_games_score(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    created = live_server.post(
+        "/api/tables", {"options": {"players": 1}, "seats": [{"type": "bot", "level": "random"}]}
+    )
+    tid = created["table"]["id"]
+    page = pages.open("/", reduced_motion="reduce")
+    item = page.locator(f"#finished-tables li[data-table='{tid}']")
+    item.wait_for(timeout=60_000)
+    summary = live_server.get(f"/api/tables/{tid}")
+    # the seat chip used to carry altar 1's points as if they were the solo score
+    assert item.locator(".seat-chip b").count() == 0
+    solo = summary["result"].get("solo")
+    if solo is not None:  # the server names the solo total and band: shown as they are
+        assert str(solo["total"]) in item.locator(".solo-result").inner_text()
+    else:
+        assert item.locator(".solo-result").count() == 0

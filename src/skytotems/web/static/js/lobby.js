@@ -5,6 +5,7 @@ import { applyI18n, has, initI18n, languageSwitcher, onLanguageChange, t, tn } f
 import { createdTokens, inviteLink, myName, mySeats, rememberCreated, rememberSeat, setMyName } from "./mine.js";
 import { api } from "./net.js";
 import { TOTEMS, totemIcon } from "./pieces.js";
+import { soloBandKey } from "./render/scoresheet.js";
 import { installTooltips } from "./ui/tooltip.js";
 
 let botLevels = []; // the server's bot registry (GET /api/bots), read at start
@@ -231,7 +232,7 @@ function tableItem(summary, { mine = null } = {}) {
     const chip = el("span", `seat-chip ${seat.kind}`);
     chip.textContent = seatLabel(seat);
     if (seat.kind === "human") chip.dataset.userContent = "";
-    if (summary.result?.places) {
+    if (summary.result?.places && summary.options.players !== 1) {
       const place = summary.result.places[i];
       chip.appendChild(el("b", "", ` ${summary.result.totals[i]}`));
       if (place === 1) chip.classList.add("winner");
@@ -239,6 +240,10 @@ function tableItem(summary, { mine = null } = {}) {
     who.appendChild(chip);
   });
   li.appendChild(who);
+  // a solo game scores both altars together: its total and band, when the server gives
+  // them (a solo result without them shows no number rather than one altar's points)
+  const solo = summary.options.players === 1 ? summary.result?.solo : null;
+  if (solo) li.appendChild(el("div", "solo-result", t("lobby.solo_result", { total: solo.total, band: t(soloBandKey(solo.band)) })));
   const actions = el("div", "table-actions");
   const link = (labelKey, href, action) => {
     const a = el("a", "btn btn-small", t(labelKey));
