@@ -13,8 +13,9 @@ from axe_playwright_python.sync_playwright import Axe
 from webplay import click_once, wait_for_my_turn_or_end, wait_until_answered
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Locator, Page
+
+    from conftest import LiveServer, Pages
 
 AXE = Axe()
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 
 def counter_move(page: Page) -> int:

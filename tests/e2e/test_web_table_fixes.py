@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 from webplay import MY_TURN, click_once, wait_until_answered
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 
 def seat_page(

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from webplay import MY_TURN, click_once, wait_until_answered
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 Shot = Callable[["Page", str], Path]
 NAMES = ["Aiko", "Bruno", "Chen"]

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 from webplay import MY_TURN, click_once, wait_until_answered
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 Shot = Callable[["Page", str], Path]
 
@@ -50,6 +51,21 @@ def open_seat(pages: Pages, live_server: LiveServer, width: int, height: int) ->
     page = pages.open(f"/table.html?t={tid}#seat={token}", width=width, height=height)
     page.wait_for_function("() => window.skytotems && window.skytotems.screen.view")
     return page
+
+
+def play_until(page: Page, seed: int, predicate_js: str) -> None:
+    """Play by clicking (when asked) until `predicate_js` holds on the page."""
+    rng = random.Random(seed)
+    for _ in range(400):
+        if page.evaluate(predicate_js):
+            return
+        if page.locator(MY_TURN).count():
+            move = page.locator("#table-root").get_attribute("data-move")
+            click_once(page, rng, build_totems=False)
+            wait_until_answered(page, move)
+        else:
+            page.wait_for_timeout(15)
+    raise AssertionError(f"never true: {predicate_js}")
 
 
 def play_until_a_bot_acts(page: Page, seed: int) -> dict[str, Any]:
@@ -89,7 +105,8 @@ def test_the_acting_bots_altar_is_brought_forward_whole_and_readable(
         assert geometry["cell"] >= 24, geometry
         screenshot(page, "table-3p-bot-acting")
         # the bot's pedestals fly to their cells from where they were (tray or bag)
-        page.wait_for_selector("#main-altar .cube.travelling", state="attached", timeout=20_000)
+        travelling = "() => Boolean(document.querySelector('#main-altar .cube.travelling'))"
+        play_until(page, width, travelling)
         # one tap shows another altar; the pressed button says which
         switch = page.locator("#altar-switch [data-action=show-altar][data-seat='0']")
         switch.click()
