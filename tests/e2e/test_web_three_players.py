@@ -69,7 +69,10 @@ def test_three_players_each_see_the_acting_altar_and_its_grid(
     cells = grid.locator("td")
     texts = [cells.nth(i).inner_text() for i in range(cells.count())]
     assert any(text.startswith("height ") for text in texts), texts
-    assert "cloud" in texts
+    # every cloud cell of the drawing is described: a column's height, or a free cloud
+    described = [text for text in texts if text != "—"]
+    assert all(text.startswith(("height ", "cloud")) for text in described), texts
+    assert len(described) == page.locator("#main-altar .cloud").count()
     page.locator("#altar-grid-box").scroll_into_view_if_needed()
     screenshot(page, "altar-grid")
     page.locator("#altar-grid-box summary").click()
