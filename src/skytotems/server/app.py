@@ -24,9 +24,12 @@ from starlette.types import Receive, Scope, Send
 from skytotems import view
 from skytotems.bots.registry import ALIASES, OFFERED
 
-from . import store
+from . import archive, store
 from .api_docs import add_api_docs
+from .archive import Archive
+from .autoplay import Autoplay
 from .bots import BotPool
+from .errors import ServiceError
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
 from .schemas import (
@@ -40,8 +43,9 @@ from .schemas import (
     TableList,
     TableSummary,
 )
+from .service import TableService
 from .settings import Settings
-from .tables import ServiceError, Table, TableService
+from .table import Table
 
 DESCRIPTION = (
     "HTTP API of the Sky Totems server: create and join tables, read views, records "
@@ -57,6 +61,7 @@ class Runtime:
     settings: Settings
     service: TableService
     hub: Hub
+    archive: Archive
 
 
 class SkyTotemsApp(FastAPI):
@@ -109,32 +114,43 @@ def _seat_of(table: Table, token: str | None) -> int | None:
     return player
 
 
+@asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Runtime]:
+    """Everything the server runs, started in order and stopped in reverse: the database
+    (migrated), the writer thread, the hub, the bot workers, the table service (every
+    unfinished table reloaded) and its bots and clocks."""
+    engine = store.make_engine(settings.db_url, settings.sqlite_synchronous)
+    await asyncio.to_thread(store.migrate, engine)
+    writer = store.Writer(engine)
+    writer.start(asyncio.get_running_loop())
+    hub = Hub(settings.send_queue_limit)
+    bots = BotPool(settings.bot_workers)
+    service = TableService(settings, engine, writer, hub)
+    autoplay = Autoplay(service, bots)
+    try:
+        await service.start()
+        yield Runtime(settings, service, hub, Archive(engine))
+    finally:
+        await autoplay.close()
+        await service.close()
+        await asyncio.to_thread(writer.stop)
+        bots.shutdown()
+        engine.dispose()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server app for `settings` (defaults: SQLite file skytotems.db here)."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = store.make_engine(settings.db_url, settings.sqlite_synchronous)
-        await asyncio.to_thread(store.migrate, engine)
-        writer = store.Writer(engine)
-        writer.start(asyncio.get_running_loop())
-        hub = Hub(settings.send_queue_limit)
-        bots = BotPool(settings.bot_workers)
-        service = TableService(settings, engine, writer, bots, hub)
-        app.state.runtime = Runtime(settings, service, hub)
-        await service.start()
-        # what exists now lives as long as the server: keep it out of every later
-        # full garbage collection (the cost of those grows with what they walk)
-        gc.collect()
-        gc.freeze()
-        try:
+        async with running(settings) as runtime:
+            app.state.runtime = runtime
+            # what exists now lives as long as the server: keep it out of every later
+            # full garbage collection (the cost of those grows with what they walk)
+            gc.collect()
+            gc.freeze()
             yield
-        finally:
-            await service.close()
-            await asyncio.to_thread(writer.stop)
-            bots.shutdown()
-            engine.dispose()
 
     app = SkyTotemsApp(
         title="Sky Totems server",
@@ -182,7 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Tables by status: open (waiting or playing, from memory) or finished (records)."""
         limit = max(1, min(limit, 200))
         if status == "finished":
-            return {"tables": await rt.service.finished_list(limit)}
+            return {"tables": await rt.archive.finished(limit)}
         tables = sorted(rt.service.active.values(), key=lambda t: -t.created_ms)[:limit]
         return {"tables": [t.summary() for t in tables]}
 
@@ -224,19 +240,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/record", tags=["records"])
     async def table_record(table_id: str, rt: Rt) -> dict[str, Any]:
         """The engine's JSON record (with the seed): only once the game is over."""
-        return rt.service.record(await rt.service.get(table_id))
+        return archive.record(await rt.service.get(table_id))
 
     @app.get("/api/tables/{table_id}/replay/{move}", tags=["records"])
     async def table_replay(table_id: str, move: int, rt: Rt) -> dict[str, Any]:
         """A finished game after `move` effective actions: {move, moves, action, events,
         view} (the spectator's view; events filtered likewise)."""
-        return rt.service.replay_step(await rt.service.get(table_id), move)
+        return archive.replay_step(await rt.service.get(table_id), move)
 
     @app.get("/api/tables/{table_id}/stats", tags=["records"])
     async def table_stats(table_id: str, rt: Rt) -> dict[str, Any]:
         """Per player: totems by kind, pedestals, clouds, cards, points by source."""
         table = await rt.service.get(table_id)
-        return {"table": table.summary(), "players": rt.service.stats(table)}
+        return {"table": table.summary(), "players": archive.stats(table)}
 
     if settings.static_dir is not None and settings.static_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="web")

@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import orjson
 from pydantic import ValidationError
@@ -41,11 +41,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from skytotems import Event, events_for, view
 
+from .bus import Ack
+from .errors import ServiceError
 from .schemas import CLIENT_MESSAGE, Act, Hello, Ping, Takeover, Undo
+from .service import TableService
 from .store import now_ms
-
-if TYPE_CHECKING:
-    from .tables import Table, TableService
+from .table import Table
 
 log = logging.getLogger("skytotems.server")
 PROTOCOL = 1
@@ -144,7 +145,7 @@ class Conn:
 
 
 class Hub:
-    """Every open socket, grouped by table."""
+    """Every open socket of this process, grouped by table; the in-process `Publisher`."""
 
     def __init__(self, send_queue_limit: int = 256) -> None:
         self.rooms: dict[str, set[Conn]] = {}
@@ -178,7 +179,7 @@ class Hub:
         table: Table,
         events: list[Event],
         server_events: list[dict[str, Any]],
-        ack: tuple[Conn | None, Any] | None = None,
+        ack: Ack | None = None,
         reset: bool = False,
     ) -> None:
         """Send every socket of `table` its own state message (views computed once each)."""
@@ -241,8 +242,6 @@ async def serve_socket(
     ws: Socket, table_id: str, service: TableService, hub: Hub, max_bytes: int
 ) -> None:
     """One client's socket: hello, then actions until it closes."""
-    from .tables import ServiceError
-
     await ws.accept()
     try:
         table = await service.get(table_id)
@@ -284,8 +283,6 @@ async def serve_socket(
 
 
 async def _read_hello(ws: Socket, max_bytes: int) -> Hello:
-    from .tables import ServiceError
-
     text = await asyncio.wait_for(_receive_text(ws), HELLO_TIMEOUT_S)
     if text is None:
         raise WebSocketDisconnect()
@@ -308,8 +305,6 @@ async def _receive_text(ws: Socket) -> str | None:
 
 
 def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping:
-    from .tables import ServiceError
-
     if len(text) > max_bytes or (4 * len(text) > max_bytes and len(text.encode()) > max_bytes):
         raise ServiceError("oversized", f"messages are limited to {max_bytes} bytes")
     try:
@@ -325,8 +320,6 @@ def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping:
 async def _receive_loop(
     ws: Socket, conn: Conn, table_id: str, service: TableService, max_bytes: int
 ) -> None:
-    from .tables import ServiceError
-
     while True:
         try:
             text = await _receive_text(ws)

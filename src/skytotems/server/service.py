@@ -1,27 +1,21 @@
-"""The table service: create, join, act, undo, clocks, bot seats and take-overs.
+"""The table service: the only code that changes a table (create, join, cancel, expire,
+play, undo, take-over), and the cache of tables in memory.
 
-A table's game in memory is a cache of its log: `Table.rebuild` replays the stored
-entries (undo entries folded into the effective action list), so a restart, even after
-kill -9, resumes every game exactly. Every change follows the same path under the
-table's lock: check it, apply it to the cached game, commit it through the writer,
-and only then publish it (an action is acknowledged only after its commit). If the
-commit fails, the cache is rebuilt from the database and the sender gets an error.
-
-Players and seats: a table has one player per engine seat, except solo where the one
-player owns both altars (engine seats 0 and 1).
+Every change follows the same path under the table's lock: check it, apply it to the
+cached game, commit it through the writer, and only then publish it through the
+`Publisher` (an action is acknowledged only after its commit). If the commit fails,
+the cache is rebuilt from the database and the sender gets an error. The work no
+player's message drives (bot moves, clocks) listens to changes (`autoplay.Autoplay`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, Engine
 
@@ -35,341 +29,44 @@ from skytotems import (
     MalformedAction,
     OptionsError,
     action_from_json,
-    events_for,
     final_places,
     score_sheet,
-    view,
 )
-from skytotems.rules.events import (
-    CardRevealed,
-    DesignChosen,
-    GameEnded,
-    HoardAdded,
-    PedestalsDrawn,
-    PhaseStarted,
-    RoundEnded,
-    SlotFilled,
-    StartCardsRevealed,
-    StartChosen,
-    TurnEnded,
-    TurnStarted,
-)
-from skytotems.rules.grid import START_TILE
-from skytotems.rules.pieces import TOTEM_NAMES
+from skytotems.rules.events import TurnStarted
+from skytotems.rules.stats import game_stats
+from skytotems.rules.undo import blocks_undo
 
 from . import store
-from .bots import BOT_LEVELS, BotPool, bot_seed
+from .bots import BOT_LEVELS
+from .bus import Publisher
 from .clocks import CLOCK_MODES, Clocks
+from .errors import ServiceError, expired_error, not_found
 from .settings import Settings
-
-if TYPE_CHECKING:
-    from .hub import Conn, Hub
+from .table import CLOSED, Player, Step, Table, hash_token
 
 log = logging.getLogger("skytotems.server")
 
-# Events after which undo may not go back: something was revealed (a random draw, a
-# goal card, a choice from the bag, the starting cards) or the turn changed hands.
-_REVEALING = (
-    CardRevealed,
-    DesignChosen,
-    StartCardsRevealed,
-    StartChosen,
-    SlotFilled,
-    HoardAdded,
-    TurnStarted,
-    TurnEnded,
-    RoundEnded,
-    PhaseStarted,
-    GameEnded,
-)
-
-
-def reveals(events: list[Event]) -> bool:
-    """Whether an action's events close the door to undo (see `_REVEALING`)."""
-    for event in events:
-        if isinstance(event, _REVEALING):
-            return True
-        if isinstance(event, PedestalsDrawn) and event.source != "wolf":
-            return True  # the wolf takes a named design: nothing random is shown
-    return False
-
-
-# Statuses of a table whose game will not change again.
-CLOSED = ("finished", "expired")
-
-
-def expired_error(status: int = 400) -> ServiceError:
-    """What a join or a move on a table closed for want of players gets."""
-    return ServiceError("table_expired", "this table was closed: its game never started", status)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class ServiceError(Exception):
-    """A refusal sent to the client: a short `code` and a sentence; nothing changed."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-@dataclass(slots=True)
-class Player:
-    index: int
-    name: str
-    kind: str  # human | bot | open
-    level: str | None = None
-    token_hash: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {"player": self.index, "name": self.name, "kind": self.kind, "level": self.level}
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One effective action: its log seq and whether undo stops here.
-
-    Its events are not kept: thousands of live tables would hold millions of small
-    objects that every full garbage collection walks (pauses of a tenth of a second).
-    The rare reader of old events (a socket resuming) replays them instead.
-    """
-
-    seq: int
-    action: Action
-    barrier: bool
-
-
-@dataclass(eq=False)
-class Table:
-    """One table in memory: the cached game and everything needed to serve it."""
-
-    id: str
-    options: GameOptions
-    seed: int
-    deck_id: str
-    deck: Deck
-    clock: str
-    status: str
-    created_ms: int
-    players: list[Player]
-    game: Game
-    clocks: Clocks | None = None
-    seq: int = 0
-    steps: list[Step] = field(default_factory=list)
-    # the effective length after each log entry (index = seq), and every undo as (seq, to)
-    effective_after: list[int] = field(default_factory=lambda: [0])
-    undos: list[tuple[int, int]] = field(default_factory=list)
-    finished_ms: int | None = None
-    result: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    timer: asyncio.TimerHandle | None = None
-    announced_expired: set[int] = field(default_factory=set)
-
-    # ---------------------------------------------------------------- players
-
-    def owner(self, seat: int) -> int:
-        """The player who plays engine seat `seat` (solo: one player owns both)."""
-        return 0 if self.options.solo else seat
-
-    def engine_seats(self, player: int) -> tuple[int, ...]:
-        return (0, 1) if self.options.solo else (player,)
-
-    def view_seat(self, player: int | None) -> int | None:
-        """The engine seat whose view `player` gets (solo views show both altars)."""
-        return None if player is None else self.engine_seats(player)[0]
-
-    def player_by_token(self, token: str) -> int | None:
-        digest = hash_token(token)
-        for p in self.players:
-            if p.token_hash is not None and hmac.compare_digest(p.token_hash, digest):
-                return p.index
-        return None
-
-    def pending_players(self) -> set[int]:
-        if self.game.is_over:
-            return set()
-        return {self.owner(s) for s in self.game.decision.seats}
-
-    def clocked_players(self) -> set[int]:
-        """Pending players whose clock runs: humans, once the game has started."""
-        if self.status != "playing":
-            return set()
-        return {p for p in self.pending_players() if self.players[p].kind == "human"}
-
-    # ------------------------------------------------------------------- undo
-
-    def undo_floor(self, player: int) -> int | None:
-        """The earliest effective length `player` may go back to, or None if no undo.
-
-        Undo stays inside the player's own turn: it never crosses an action of another
-        seat nor one that revealed something (`reveals`).
-        """
-        if self.game.is_over:
-            return None
-        seats = self.engine_seats(player)
-        k = len(self.steps)
-        while k > 0:
-            step = self.steps[k - 1]
-            if step.barrier or step.action.seat not in seats:
-                break
-            k -= 1
-        return k if k < len(self.steps) else None
-
-    def events_since(self, seq: int) -> list[Event] | None:
-        """Engine events after log seq `seq` (from 0: the deal and setup first), or None
-        when an undo since then went back past what that seq showed (the client must
-        start again from the view)."""
-        if not 0 <= seq <= self.seq:
-            return None
-        seen = self.effective_after[seq]
-        if any(to < seen for undo_seq, to in self.undos if undo_seq > seq):
-            return None
-        if seq > 0 and seen == len(self.steps):
-            return []
-        game = Game(self.options, self.seed, self.deck)
-        events = list(game.setup_events) if seq == 0 else []
-        for step in self.steps[:seen]:
-            game.apply_fast(step.action)
-        events.extend(e for step in self.steps[seen:] for e in game.apply(step.action))
-        return events
-
-    def append_entry(self, step: Step | None, undo_to: int | None = None) -> None:
-        """Account for one more log entry: an effective action, or an undo back to a length."""
-        self.seq += 1
-        if step is not None:
-            self.steps.append(step)
-        else:
-            assert undo_to is not None
-            del self.steps[undo_to:]
-            self.undos.append((self.seq, undo_to))
-        self.effective_after.append(len(self.steps))
-
-    # --------------------------------------------------------------- summaries
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts only (TableSummary)."""
-        return {
-            "id": self.id,
-            "options": self.options.to_json(),
-            "status": self.status,
-            "clock": self.clock,
-            "seats": [p.public() for p in self.players],
-            "seq": self.seq,
-            "move": len(self.game.history),
-            "created_ms": self.created_ms,
-            "finished_ms": self.finished_ms,
-            "result": self.result,
-        }
-
-    # ----------------------------------------------------------------- rebuild
-
-    @classmethod
-    def rebuild(cls, stored: store.StoredTable, deck: Deck, clock_scale: float) -> Table:
-        """The table as its stored log says (undo entries fold the effective list)."""
-        row = stored.row
-        options = GameOptions.from_json(row["options"])
-        effective: list[tuple[int, dict[str, Any]]] = []
-        effective_after = [0]
-        undos = []
-        for entry in stored.entries:
-            if entry["kind"] == "undo":
-                to = int(entry["data"]["to"])
-                del effective[to:]
-                undos.append((entry["seq"], to))
-            else:
-                effective.append((entry["seq"], entry["data"]))
-            effective_after.append(len(effective))
-        game = Game(options, int(row["seed"]), deck)
-        steps = []
-        for seq, data in effective:
-            action = action_from_json(data)
-            events = game.apply(action)
-            steps.append(Step(seq, action, reveals(events)))
-        players = [
-            Player(s["player"], s["name"], s["kind"], s["level"], s["token_hash"])
-            for s in stored.seats
-        ]
-        mode = CLOCK_MODES[row["clock"]]
-        clocks = None
-        if mode is not None:
-            clocks = (
-                Clocks.from_json(mode, row["clocks"], clock_scale)
-                if row["clocks"]
-                else Clocks(mode, len(players), clock_scale)
-            )
-        return cls(
-            id=row["id"],
-            options=options,
-            seed=int(row["seed"]),
-            deck_id=row["deck_id"],
-            deck=deck,
-            clock=row["clock"],
-            status=row["status"],
-            created_ms=row["created_ms"],
-            players=players,
-            game=game,
-            clocks=clocks,
-            seq=len(stored.entries),
-            steps=steps,
-            effective_after=effective_after,
-            undos=undos,
-            finished_ms=row["finished_ms"],
-            result=row["result"],
-        )
-
-
-def game_stats(game: Game) -> list[dict[str, Any]]:
-    """Per seat: totems by kind, pedestals, clouds placed, cards, points by source."""
-    places = final_places(game)
-    out = []
-    for seat in range(game.n):
-        sheet = score_sheet(game, seat)
-        altar = game.altars[seat]
-        counts = dict.fromkeys(TOTEM_NAMES, 0)
-        for totem in altar.totems:
-            counts[TOTEM_NAMES[totem.kind]] += 1
-        out.append(
-            {
-                "seat": seat,
-                "place": places[seat],
-                "totems": counts,
-                "pedestals": {"common": sheet.common_pedestals, "rare": sheet.rare_pedestals},
-                "clouds": len(altar.clouds) - len(START_TILE),
-                "cards": {"revealed": list(sheet.revealed), "count": len(sheet.revealed)},
-                "points": {
-                    "totems": dict(sheet.totems),
-                    "common_pedestals": sheet.common_points,
-                    "rare_pedestals": sheet.rare_points,
-                    "cards": sheet.cards,
-                    "total": sheet.total,
-                },
-            }
-        )
-    return out
+# Called after every change of a table, once it is committed and published.
+ChangeListener = Callable[[Table], None]
 
 
 class TableService:
     """Every table of this server process; the only code that changes a table."""
 
     def __init__(
-        self, settings: Settings, engine: Engine, writer: store.Writer, bots: BotPool, hub: Hub
+        self, settings: Settings, engine: Engine, writer: store.Writer, publisher: Publisher
     ) -> None:
         self.settings = settings
         self.engine = engine
         self.writer = writer
-        self.bots = bots
-        self.hub = hub
+        self.publisher = publisher
+        self.listeners: list[ChangeListener] = []
         self.active: dict[str, Table] = {}
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._decks: dict[str, Deck] = {}
         self._default: tuple[Deck, str, dict[str, Any]] | None = None
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
-        self._timer_tasks: set[asyncio.Task[None]] = set()  # held so none is collected early
+        self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
 
     # ---------------------------------------------------------------- loading
@@ -385,21 +82,14 @@ class TableService:
             self._after_change(table)
         log.info("skytotems: %d unfinished table(s) resumed", len(stored))
         await self.expire_waiting()
-        sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
-        self._timer_tasks.add(sweeper)
-        sweeper.add_done_callback(self._timer_tasks.discard)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
 
     async def close(self) -> None:
+        """Stop changing tables on our own (the expiry sweep; listeners hear no more)."""
         self._closing = True
-        tasks: list[asyncio.Task[None]] = []
-        for table in self.active.values():
-            if table.timer is not None:
-                table.timer.cancel()
-            tasks.extend(table.bot_tasks.values())
-        tasks.extend(self._timer_tasks)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
 
     def _read(self, fn: Callable[[Connection], Any]) -> Any:
         with self.engine.connect() as conn:
@@ -424,7 +114,7 @@ class TableService:
         if table is not None:
             return table
         if len(table_id) > 32:
-            raise ServiceError("not_found", "there is no such table", 404)
+            raise not_found()
         pending = self._loading.get(table_id)
         if pending is None:
             pending = self._loading[table_id] = asyncio.get_running_loop().create_future()
@@ -443,7 +133,7 @@ class TableService:
                 del self._loading[table_id]
         found = await asyncio.shield(pending)
         if found is None:
-            raise ServiceError("not_found", "there is no such table", 404)
+            raise not_found()
         return found
 
     def _remember(self, table: Table) -> None:
@@ -460,7 +150,7 @@ class TableService:
         self.active.pop(table.id, None)
         self.finished.pop(table.id, None)
         fresh = await self.get(table.id)
-        self.hub.publish(fresh, [], [], reset=True)  # everyone starts again from the store
+        self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
 
     # --------------------------------------------------------------- expiring
 
@@ -511,7 +201,7 @@ class TableService:
             store.update_table(conn, table_id, status="expired", updated_ms=now)
 
         await self._commit(table, store.Write(fn=write))
-        self.hub.publish(table, [], [notice])
+        self.publisher.publish(table, [], [notice])
         self._remember(table)
 
     async def _sweep_waiting(self) -> None:
@@ -654,7 +344,9 @@ class TableService:
                     store.update_table(conn, table.id, status=status, clocks=clocks, updated_ms=now)
 
             await self._commit(table, store.Write(fn=write))
-            self.hub.publish(table, [], [{"type": "player_joined", "player": index, "name": name}])
+            self.publisher.publish(
+                table, [], [{"type": "player_joined", "player": index, "name": name}]
+            )
         self._after_change(table)
         return table, index, token
 
@@ -666,26 +358,27 @@ class TableService:
         player: int,
         seq: int,
         data: object,
-        conn: Conn | None = None,
+        reply_to: object = None,
         msg_id: Any = None,
     ) -> None:
-        """A player's action: checked, committed, then published (ack to `conn`)."""
+        """A player's action: checked, committed, then published (acknowledged to `reply_to`)."""
         try:
             action = action_from_json(data)
         except MalformedAction as exc:
             raise ServiceError("malformed_action", str(exc)) from None
-        await self._play(table, player, seq, action, conn, msg_id, by_bot=False)
+        await self.play(table, player, seq, action, reply_to, msg_id)
 
-    async def _play(
+    async def play(
         self,
         table: Table,
         player: int,
         seq: int,
         action: Action,
-        conn: Conn | None,
-        msg_id: Any,
-        by_bot: bool,
+        reply_to: object = None,
+        msg_id: Any = None,
+        by_bot: bool = False,
     ) -> None:
+        """Apply `action` of `player` (a bot's when `by_bot`) made on the view at `seq`."""
         async with table.lock:
             self._check_can_act(table, player, by_bot)
             game = table.game
@@ -704,7 +397,7 @@ class TableService:
             except IllegalAction as exc:
                 raise ServiceError(exc.reason, str(exc)) from None
             now = store.now_ms()
-            table.append_entry(Step(table.seq + 1, action, reveals(events)))
+            table.append_entry(Step(table.seq + 1, action, blocks_undo(events)))
             entry = {
                 "table_id": table.id,
                 "seq": table.seq,
@@ -714,7 +407,7 @@ class TableService:
                 "at_ms": now,
             }
             await self._commit(table, self._log_write(table, entry, events, now))
-            self.hub.publish(table, events, [], ack=(conn, msg_id))
+            self.publisher.publish(table, events, [], ack=(reply_to, msg_id))
             if table.status == "finished":
                 self._remember(table)
         self._after_change(table)
@@ -778,7 +471,7 @@ class TableService:
         player: int,
         seq: int,
         to: str,
-        conn: Conn | None = None,
+        reply_to: object = None,
         msg_id: Any = None,
     ) -> None:
         """Undo the last action or back to the start of the turn (an appended log entry)."""
@@ -812,11 +505,11 @@ class TableService:
                 "at_ms": now,
             }
             await self._commit(table, self._log_write(table, entry, [], now))
-            self.hub.publish(
+            self.publisher.publish(
                 table,
                 [],
                 [{"type": "undone", "player": player, "to_move": target, "mode": to}],
-                ack=(conn, msg_id),
+                ack=(reply_to, msg_id),
                 reset=True,
             )
         self._after_change(table)
@@ -850,161 +543,18 @@ class TableService:
                 store.update_table(c, table.id, clocks=clocks, updated_ms=now)
 
             await self._commit(table, store.Write(fn=write))
-            self.hub.publish(
+            self.publisher.publish(
                 table,
                 [],
                 [{"type": "taken_over", "player": target, "level": level, "automatic": automatic}],
             )
         self._after_change(table)
 
-    # ------------------------------------------------------- bots and clocks
+    # ------------------------------------------------------------- listening
 
     def _after_change(self, table: Table) -> None:
-        """Start what the new state calls for: bot moves and the clock timer."""
+        """Tell the listeners (bots, clocks) that `table` changed."""
         if self._closing:
             return
-        self._schedule_bots(table)
-        self._arm_timer(table)
-
-    def _schedule_bots(self, table: Table) -> None:
-        if table.status != "playing":
-            return
-        for seat in table.game.decision.seats:
-            player = table.players[table.owner(seat)]
-            if player.kind == "bot" and seat not in table.bot_tasks:
-                table.bot_tasks[seat] = asyncio.create_task(self._bot_move(table, seat))
-
-    async def _bot_move(self, table: Table, seat: int) -> None:
-        player = table.owner(seat)
-        retry = False
-        try:
-            if self.settings.bot_delay_ms:
-                await asyncio.sleep(self.settings.bot_delay_ms / 1000)
-            game, seq = table.game, table.seq
-            level = table.players[player].level or self.settings.takeover_level
-            action = await self.bots.choose(
-                level,
-                bot_seed(table.seed, seat, seq),
-                view(game, seat),
-                game.legal_actions(seat),
-            )
-            await self._play(table, player, seq, action, None, None, by_bot=True)
-        except ServiceError as exc:
-            log.debug("skytotems: bot move on %s dropped: %s", table.id, exc.message)
-            retry = exc.code == "storage"
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("skytotems: bot failed on table %s seat %d", table.id, seat)
-            retry = True
-        finally:
-            if table.bot_tasks.get(seat) is asyncio.current_task():
-                del table.bot_tasks[seat]
-        if retry:
-            await asyncio.sleep(1.0)
-        if not self._closing and self.active.get(table.id) is table:
-            self._schedule_bots(table)
-
-    def _arm_timer(self, table: Table) -> None:
-        if table.timer is not None:
-            table.timer.cancel()
-            table.timer = None
-        if table.clocks is None or table.status != "playing":
-            return
-        waiting = table.clocked_players() - table.announced_expired
-        at = table.clocks.next_expiry(waiting)
-        if at is None:
-            return
-        delay = max(0.0, (at - store.now_ms()) / 1000)
-        loop = asyncio.get_running_loop()
-        table.timer = loop.call_later(delay, self._start_timer_task, table)
-
-    def _start_timer_task(self, table: Table) -> None:
-        task = asyncio.get_running_loop().create_task(self._on_timer(table))
-        self._timer_tasks.add(task)
-        task.add_done_callback(self._timer_tasks.discard)
-
-    async def _on_timer(self, table: Table) -> None:
-        """A clock ran out: tell the table; if no human with time is left, bots take over."""
-        table.timer = None
-        if table.clocks is None or table.status != "playing" or self._closing:
-            return
-        now = store.now_ms()
-        out = [p for p in table.clocked_players() if table.clocks.expired(p, now)]
-        fresh = [p for p in out if p not in table.announced_expired]
-        table.announced_expired.update(fresh)
-        if fresh:
-            self.hub.publish(table, [], [{"type": "time_out", "player": p} for p in fresh])
-        for p in out:
-            others = [
-                q
-                for q in table.players
-                if q.index != p and q.kind == "human" and not table.clocks.expired(q.index, now)
-            ]
-            if not others:
-                try:
-                    await self.takeover(table, None, p, automatic=True)
-                except ServiceError as exc:
-                    log.debug("skytotems: automatic take-over skipped: %s", exc.message)
-        self._arm_timer(table)
-
-    # ---------------------------------------------------------------- records
-
-    def record(self, table: Table) -> dict[str, Any]:
-        """The engine's JSON record; it holds the seed, so only once the game is over."""
-        from skytotems import make_record
-
-        if table.status != "finished":
-            raise ServiceError(
-                "not_finished",
-                "the record holds the seed: it is served once the game is over",
-                409,
-            )
-        return make_record(table.game)
-
-    def replay_step(self, table: Table, move: int) -> dict[str, Any]:
-        """A finished game at effective move `move`: the spectator's view, the action that
-        led there and its events (for the replay viewer)."""
-        if table.status != "finished":
-            raise ServiceError("not_finished", "replays come once the game is over", 409)
-        moves = len(table.steps)
-        if not 0 <= move <= moves:
-            raise ServiceError("no_such_move", f"moves go from 0 to {moves}", 404)
-        game = Game(table.options, table.seed, table.deck)
-        for step in table.steps[: max(0, move - 1)]:
-            game.apply_fast(step.action)
-        if move == 0:
-            action, events = None, game.setup_events
-        else:
-            last = table.steps[move - 1].action
-            action, events = last.to_json(), game.apply(last)
-        return {
-            "move": move,
-            "moves": moves,
-            "action": action,
-            "events": [e.to_json() for e in events_for(events, None, table.options.solo)],
-            "view": view(game, None),
-        }
-
-    def stats(self, table: Table) -> list[dict[str, Any]]:
-        if table.status != "finished":
-            raise ServiceError("not_finished", "statistics come once the game is over", 409)
-        return game_stats(table.game)
-
-    async def finished_list(self, limit: int) -> list[dict[str, Any]]:
-        rows = await asyncio.to_thread(
-            self._read, lambda c: store.list_tables(c, "finished", limit)
-        )
-        return [
-            {
-                "id": r["id"],
-                "options": r["options"],
-                "status": r["status"],
-                "clock": r["clock"],
-                "seats": r["seats"],
-                "created_ms": r["created_ms"],
-                "finished_ms": r["finished_ms"],
-                "result": r["result"],
-            }
-            for r in rows
-        ]
+        for listener in self.listeners:
+            listener(table)

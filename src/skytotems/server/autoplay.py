@@ -1,0 +1,141 @@
+"""Bots and clocks: the work on a table that no player's message drives.
+
+After every change of a table (the service tells its listeners), a bot whose seat the
+engine waits on is asked for a move (in a worker process), and the clock timer is
+armed for the first pending human to run out of time; when it fires, the table is told
+and, if no human with time is left, a bot takes over. Moves and take-overs go through
+the service like any player's. With several server processes this is the work one
+process at a time holds for a table (DESIGN.md §4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from skytotems import view
+
+from . import store
+from .bots import BotPool, bot_seed
+from .errors import ServiceError
+from .service import TableService
+from .settings import Settings
+from .table import Table
+
+log = logging.getLogger("skytotems.server")
+
+
+class Autoplay:
+    """Moves the bots and runs the clocks of the tables of `service`."""
+
+    def __init__(self, service: TableService, bots: BotPool) -> None:
+        self.service = service
+        self.bots = bots
+        self.settings: Settings = service.settings
+        self._timer_tasks: set[asyncio.Task[None]] = set()  # held so none is collected early
+        self._closing = False
+        service.listeners.append(self.table_changed)
+
+    async def close(self) -> None:
+        """Cancel every pending bot move and clock timer (at shutdown)."""
+        self._closing = True
+        tasks: list[asyncio.Task[None]] = []
+        for table in self.service.active.values():
+            if table.timer is not None:
+                table.timer.cancel()
+            tasks.extend(table.bot_tasks.values())
+        tasks.extend(self._timer_tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def table_changed(self, table: Table) -> None:
+        """Start what the new state calls for: bot moves and the clock timer."""
+        if self._closing:
+            return
+        self._schedule_bots(table)
+        self._arm_timer(table)
+
+    def _schedule_bots(self, table: Table) -> None:
+        if table.status != "playing":
+            return
+        for seat in table.game.decision.seats:
+            player = table.players[table.owner(seat)]
+            if player.kind == "bot" and seat not in table.bot_tasks:
+                table.bot_tasks[seat] = asyncio.create_task(self._bot_move(table, seat))
+
+    async def _bot_move(self, table: Table, seat: int) -> None:
+        player = table.owner(seat)
+        retry = False
+        try:
+            if self.settings.bot_delay_ms:
+                await asyncio.sleep(self.settings.bot_delay_ms / 1000)
+            game, seq = table.game, table.seq
+            level = table.players[player].level or self.settings.takeover_level
+            action = await self.bots.choose(
+                level,
+                bot_seed(table.seed, seat, seq),
+                view(game, seat),
+                game.legal_actions(seat),
+            )
+            await self.service.play(table, player, seq, action, by_bot=True)
+        except ServiceError as exc:
+            log.debug("skytotems: bot move on %s dropped: %s", table.id, exc.message)
+            retry = exc.code == "storage"
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("skytotems: bot failed on table %s seat %d", table.id, seat)
+            retry = True
+        finally:
+            if table.bot_tasks.get(seat) is asyncio.current_task():
+                del table.bot_tasks[seat]
+        if retry:
+            await asyncio.sleep(1.0)
+        if not self._closing and self.service.active.get(table.id) is table:
+            self._schedule_bots(table)
+
+    def _arm_timer(self, table: Table) -> None:
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        if table.clocks is None or table.status != "playing":
+            return
+        waiting = table.clocked_players() - table.announced_expired
+        at = table.clocks.next_expiry(waiting)
+        if at is None:
+            return
+        delay = max(0.0, (at - store.now_ms()) / 1000)
+        loop = asyncio.get_running_loop()
+        table.timer = loop.call_later(delay, self._start_timer_task, table)
+
+    def _start_timer_task(self, table: Table) -> None:
+        task = asyncio.get_running_loop().create_task(self._on_timer(table))
+        self._timer_tasks.add(task)
+        task.add_done_callback(self._timer_tasks.discard)
+
+    async def _on_timer(self, table: Table) -> None:
+        """A clock ran out: tell the table; if no human with time is left, bots take over."""
+        table.timer = None
+        if table.clocks is None or table.status != "playing" or self._closing:
+            return
+        now = store.now_ms()
+        out = [p for p in table.clocked_players() if table.clocks.expired(p, now)]
+        fresh = [p for p in out if p not in table.announced_expired]
+        table.announced_expired.update(fresh)
+        if fresh:
+            self.service.publisher.publish(
+                table, [], [{"type": "time_out", "player": p} for p in fresh]
+            )
+        for p in out:
+            others = [
+                q
+                for q in table.players
+                if q.index != p and q.kind == "human" and not table.clocks.expired(q.index, now)
+            ]
+            if not others:
+                try:
+                    await self.service.takeover(table, None, p, automatic=True)
+                except ServiceError as exc:
+                    log.debug("skytotems: automatic take-over skipped: %s", exc.message)
+        self._arm_timer(table)
