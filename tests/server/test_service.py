@@ -206,7 +206,7 @@ def test_undo_is_a_stored_entry_that_stops_at_the_turns_barrier(settings: Settin
 
 
 def test_a_clock_runs_out_then_the_other_player_hands_the_seat_to_a_bot(settings: Settings):
-    fast = replace(settings, clock_scale=0.002)  # a 0.36 s bank
+    fast = replace(settings, clock_scale=0.005)  # a 0.9 s bank
 
     async def scenario() -> None:
         async with running(fast) as rt:
