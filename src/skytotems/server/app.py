@@ -171,7 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health(rt: Rt) -> dict[str, Any]:
         return {
             "status": "ok",
-            "tables_in_memory": len(rt.service.active) + len(rt.service.finished),
+            "tables_in_memory": len(rt.service.tables),
             "connections": rt.hub.connections,
         }
 
@@ -199,7 +199,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit = max(1, min(limit, 200))
         if status == "finished":
             return {"tables": await rt.archive.finished(limit)}
-        tables = sorted(rt.service.active.values(), key=lambda t: -t.created_ms)[:limit]
+        tables = sorted(rt.service.tables.active.values(), key=lambda t: -t.created_ms)[:limit]
         return {"tables": [t.summary() for t in tables]}
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary, tags=["tables"])

@@ -40,7 +40,7 @@ class Autoplay:
         """Cancel every pending bot move and clock timer (at shutdown)."""
         self._closing = True
         tasks: list[asyncio.Task[None]] = []
-        for table in self.service.active.values():
+        for table in self.service.tables.active.values():
             if table.timer is not None:
                 table.timer.cancel()
             tasks.extend(table.bot_tasks.values())
@@ -92,7 +92,7 @@ class Autoplay:
                 del table.bot_tasks[seat]
         if retry:
             await asyncio.sleep(1.0)
-        if not self._closing and self.service.active.get(table.id) is table:
+        if not self._closing and self.service.tables.active.get(table.id) is table:
             self._schedule_bots(table)
 
     def _arm_timer(self, table: Table) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,6 @@ from sqlalchemy import Connection, Engine
 
 from skytotems import (
     Action,
-    Deck,
     Event,
     Game,
     GameOptions,
@@ -39,10 +37,11 @@ from skytotems.rules.undo import blocks_undo
 from . import store
 from .bots import BOT_LEVELS
 from .bus import Publisher
+from .cache import TableCache
 from .clocks import CLOCK_MODES, Clocks
-from .errors import ServiceError, expired_error, not_found
+from .errors import ServiceError, expired_error
 from .settings import Settings
-from .table import CLOSED, Player, Step, Table, hash_token
+from .table import Player, Step, Table, hash_token
 
 log = logging.getLogger("skytotems.server")
 
@@ -61,11 +60,7 @@ class TableService:
         self.writer = writer
         self.publisher = publisher
         self.listeners: list[ChangeListener] = []
-        self.active: dict[str, Table] = {}
-        self.finished: OrderedDict[str, Table] = OrderedDict()
-        self._decks: dict[str, Deck] = {}
-        self._default: tuple[Deck, str, dict[str, Any]] | None = None
-        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -73,14 +68,10 @@ class TableService:
 
     async def start(self) -> None:
         """Reload every unfinished table; bots and clocks pick up where they were."""
-        stored = await asyncio.to_thread(
-            self._read, lambda c: store.load_tables(c, ("waiting", "playing"))
-        )
-        for item in stored:
-            table = self._rebuild(item)
-            self.active[table.id] = table
+        resumed = await self.tables.load_unfinished()
+        for table in resumed:
             self._after_change(table)
-        log.info("skytotems: %d unfinished table(s) resumed", len(stored))
+        log.info("skytotems: %d unfinished table(s) resumed", len(resumed))
         await self.expire_waiting()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
 
@@ -91,64 +82,13 @@ class TableService:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
 
-    def _read(self, fn: Callable[[Connection], Any]) -> Any:
-        with self.engine.connect() as conn:
-            return fn(conn)
-
-    def _rebuild(self, stored: store.StoredTable) -> Table:
-        deck_id = stored.row["deck_id"]
-        deck = self._decks.get(deck_id)
-        if deck is None:
-            deck = self._decks[deck_id] = Deck.from_json(stored.deck)
-        return Table.rebuild(stored, deck, self.settings.clock_scale)
-
     async def get(self, table_id: str) -> Table:
         """The table (from memory, or loaded once from the database); 404 if none."""
-        # by where the table is kept, not by its status: a status changes (to finished,
-        # to expired) before its commit ends and the table moves to the finished cache
-        table = self.active.get(table_id)
-        if table is None:
-            table = self.finished.get(table_id)
-            if table is not None:
-                self.finished.move_to_end(table_id)
-        if table is not None:
-            return table
-        if len(table_id) > 32:
-            raise not_found()
-        pending = self._loading.get(table_id)
-        if pending is None:
-            pending = self._loading[table_id] = asyncio.get_running_loop().create_future()
-            try:
-                stored = await asyncio.to_thread(
-                    self._read, lambda c: store.load_table(c, table_id)
-                )
-                loaded = None if stored is None else self._rebuild(stored)
-                if loaded is not None:
-                    self._remember(loaded)
-                pending.set_result(loaded)
-            except Exception as exc:
-                pending.set_exception(exc)
-                raise
-            finally:
-                del self._loading[table_id]
-        found = await asyncio.shield(pending)
-        if found is None:
-            raise not_found()
-        return found
-
-    def _remember(self, table: Table) -> None:
-        if table.status in CLOSED:
-            self.active.pop(table.id, None)
-            self.finished[table.id] = table
-            while len(self.finished) > self.settings.finished_cache_size:
-                self.finished.popitem(last=False)
-        else:
-            self.active[table.id] = table
+        return await self.tables.get(table_id)
 
     async def _reload(self, table: Table) -> None:
         """After a failed commit: forget the cache and read the table back."""
-        self.active.pop(table.id, None)
-        self.finished.pop(table.id, None)
+        self.tables.forget(table.id)
         fresh = await self.get(table.id)
         self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
 
@@ -161,7 +101,7 @@ class TableService:
         now = store.now_ms()
         stale = [
             t
-            for t in self.active.values()
+            for t in self.tables.active.values()
             if t.status == "waiting" and now - t.created_ms >= limit_ms
         ]
         closed = 0
@@ -202,7 +142,7 @@ class TableService:
 
         await self._commit(table, store.Write(fn=write))
         self.publisher.publish(table, [], [notice])
-        self._remember(table)
+        self.tables.remember(table)
 
     async def _sweep_waiting(self) -> None:
         """Expire waiting tables every so often (a tenth of the limit, at most hourly)."""
@@ -230,7 +170,7 @@ class TableService:
                 f"{options.players} player(s) need {options.players} seat(s), got {len(seats)}",
                 422,
             )
-        deck, deck_key, deck_json = self._default_deck()
+        deck, deck_key, deck_json = self.tables.default_deck()
         seed = secrets.randbits(63)
         try:
             game = Game(options, seed, deck)
@@ -295,20 +235,9 @@ class TableService:
             store.insert_table(conn, row, seat_rows)
 
         await self.writer.submit(store.Write(fn=write))
-        self.active[table.id] = table
+        self.tables.remember(table)
         self._after_change(table)
         return table, tokens
-
-    def _default_deck(self) -> tuple[Deck, str, dict[str, Any]]:
-        """The packaged deck, its id and its JSON (computed once)."""
-        if self._default is None:
-            from skytotems import default_deck
-
-            deck = default_deck()
-            data = deck.to_json()
-            key = store.deck_id(data)
-            self._default = (self._decks.setdefault(key, deck), key, data)
-        return self._default
 
     def _start_if_full(self, table: Table, now: int) -> bool:
         """Waiting → playing once no seat is open; clocks start then."""
@@ -409,7 +338,7 @@ class TableService:
             await self._commit(table, self._log_write(table, entry, events, now))
             self.publisher.publish(table, events, [], ack=(reply_to, msg_id))
             if table.status == "finished":
-                self._remember(table)
+                self.tables.remember(table)
         self._after_change(table)
 
     def _check_can_act(self, table: Table, player: int, by_bot: bool) -> None:
