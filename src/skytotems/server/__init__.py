@@ -3,9 +3,10 @@
 `create_app(Settings(...))` builds the app; `skytotems serve` (`command.py`) runs it.
 `app.py` is the HTTP API and wiring, `hub.py` the WebSocket protocol and the in-process
 `Publisher` (`bus.py`), `service.py` the only code that changes a table (`table.py`: one
-table in memory and the folding of its log), `autoplay.py` bots and clocks, `archive.py`
-finished games, `store.py` the database, `errors.py` the refusals. Imports are lazy so
-that the command line starts fast when it does not serve.
+table in memory and the folding of its log; `cache.py`: the tables held in memory),
+`autoplay.py` bots and clocks, `archive.py` finished games, `store.py` the database,
+`errors.py` the refusals. Imports are lazy so that the command line starts fast when it
+does not serve.
 """
 
 from __future__ import annotations

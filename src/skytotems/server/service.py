@@ -1,11 +1,12 @@
 """The table service: the only code that changes a table (create, join, cancel, expire,
-play, undo, take-over), and the cache of tables in memory.
+play, undo, take-over).
 
 Every change follows the same path under the table's lock: check it, apply it to the
 cached game, commit it through the writer, and only then publish it through the
 `Publisher` (an action is acknowledged only after its commit). If the commit fails,
 the cache is rebuilt from the database and the sender gets an error. The work no
-player's message drives (bot moves, clocks) listens to changes (`autoplay.Autoplay`).
+player's message drives (bot moves, clocks) listens to changes (`autoplay.Autoplay`);
+the tables in memory are kept by `cache.TableCache`.
 """
 
 from __future__ import annotations
@@ -56,7 +57,6 @@ class TableService:
         self, settings: Settings, engine: Engine, writer: store.Writer, publisher: Publisher
     ) -> None:
         self.settings = settings
-        self.engine = engine
         self.writer = writer
         self.publisher = publisher
         self.listeners: list[ChangeListener] = []
