@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from wsclient import run_async
 
 from skytotems.server import store
 from skytotems.server.app import Runtime, running
@@ -64,7 +65,7 @@ class RecordingSocket:
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(asyncio.wait_for(scenario(), timeout=60))
+    run_async(asyncio.wait_for(scenario(), timeout=60))
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from wsclient import run_async
+
 from skytotems.server.hub import Conn
 
 LIMIT = 4
@@ -59,7 +61,7 @@ def test_a_stalled_client_is_cut_off_without_delaying_a_fast_one() -> None:
         await settle()
         return fast_socket, stalled_socket
 
-    fast_socket, stalled_socket = asyncio.run(scenario())
+    fast_socket, stalled_socket = run_async(scenario())
     assert fast_socket.received == [f'{{"n": {i}}}' for i in range(3 * LIMIT)]
     assert stalled_socket.received == []
 
@@ -75,7 +77,7 @@ def test_a_slow_client_that_reads_again_gets_the_queued_messages_in_order_then_a
         await asyncio.wait_for(conn.sender, timeout=5)
         return socket
 
-    socket = asyncio.run(scenario())
+    socket = run_async(scenario())
     # the first message was in flight when the peer stopped reading; LIMIT more queued
     assert socket.received == [f"m{i}" for i in range(LIMIT + 1)]
     assert socket.closed_with == 1013
@@ -90,6 +92,6 @@ def test_a_client_that_keeps_up_is_never_cut_off() -> None:
             await settle()
         return list(socket.received), conn.closing, socket.closed_with
 
-    received, closing, closed_with = asyncio.run(scenario())
+    received, closing, closed_with = run_async(scenario())
     assert received == [f"m{i}" for i in range(10 * LIMIT)]
     assert not closing and closed_with is None

@@ -3,15 +3,17 @@ SQLite or PostgreSQL database), and a reader of what the database holds."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -22,6 +24,15 @@ from skytotems.server import Settings, create_app, store
 from skytotems.server.process import ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: the browser tests' Playwright (sync API) keeps
+    an event loop running in the main thread of their worker for the whole session, where
+    `asyncio.run` would refuse to start."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def db_rows(db_url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
