@@ -48,10 +48,12 @@ def pos(
     """A game at the top of a turn, from altars in notation (see `Position`).
 
     The player count follows the number of altars unless `options` says otherwise
-    (solo: `GameOptions(players=1)` with two altars).
+    (solo: `GameOptions(players=1)` with two altars). A test that names the bag names
+    only the pedestals it needs, so its bag may be short of the box (`short_bag`).
     """
     if options is None:
         options = GameOptions(players=len(altars))
+    kw.setdefault("short_bag", bag is not None)
     return game_from_position(
         Position(altars=list(altars), slots=list(slots), bag=bag, options=options, **kw)
     )

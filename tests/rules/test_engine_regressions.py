@@ -73,6 +73,7 @@ def test_s12_no_reveal_at_a_pool_step_while_a_cat_is_owed() -> None:
             altars=["0,0 ppppp _/_ _", "0,0 _ _/_ _"],
             slots=["pp", "", ""],
             bag={"red": 2},
+            short_bag=True,
             goals=[["high-place", "skyline"], ["plaza", "rainbow"]],
         )
     )

@@ -167,7 +167,8 @@ def test_s1_clouds_are_unlimited() -> None:
 def test_s1_totems_are_unlimited() -> None:
     """RULES.md §1 [F][B] (FAQ general Q1): with 8 horses built (the box holds 8 tiles) a
     ninth horse is still legal."""
-    rows = "/".join(["r rrr"] * 9)
+    # Two rows per design, so the altar holds no more pedestals than the box does.
+    rows = "/".join(f"{d} {d * 3}" for d in "rrooyyggb")
     horses = " | ".join(f"horse 0,{y} 1,{y}" for y in range(8))
     game = pos(f"0,0 {rows} | {horses}", EMPTY, bag={"blue": 3})
     assert legal(game, BuildTotem) == [BuildTotem(0, T_HORSE, cells((0, 8), (1, 8)))]

@@ -277,7 +277,7 @@ def test_s11_public_state_is_the_same_for_every_viewer() -> None:
         EMPTY,
         slots=["rb", "", "C"],
         bag={"red": 2, "horse": 1},
-        goals=[UNMET, MET],
+        goals=[UNMET[:1], MET],  # seat 0 keeps two goals: one face down, one revealed
         revealed=[["courtyard"], []],
         round=4,
         start_player=1,

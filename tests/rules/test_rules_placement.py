@@ -117,7 +117,7 @@ def test_s2_seats_clockwise_player_on_the_left_is_the_next_seat() -> None:
         "0,0 _ _/_ _",
         "0,0 _ _/_ _",
         slots=["r", "o", "y", "g"],
-        bag={"blue": 20},
+        bag={"blue": 15},
         seat=0,
         start_player=0,
     )

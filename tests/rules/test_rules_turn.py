@@ -58,6 +58,7 @@ from skytotems.rules.pieces import (
     T_WOLF,
     TOTEM_SIZE,
 )
+from skytotems.rules.steps import CloudsOwed, OpenPool
 
 EMPTY = "0,0 _ _/_ _"  # a bare starting tile
 HIGH = "0,0 ppppp _/_ _"  # a purple column of 5: "high-place" is met
@@ -248,11 +249,11 @@ def test_s12_pending_steps_show_the_cloud_of_a_return_above_the_rest_of_the_pool
     game = pos(EMPTY, EMPTY, slots=["rb", "", ""], bag={})
     play(game, TakeSlot(0, 0), ReturnPedestal(0, RED))
     steps = game.pending_steps
-    assert steps[-1] == ("clouds", 0, 1, "return")
-    assert [frame[0] for frame in steps].index("pool") < len(steps) - 1
+    assert steps[-1] == CloudsOwed(0, 1, "return")
+    assert [type(step) for step in steps].index(OpenPool) < len(steps) - 1
     assert isinstance(steps, tuple)  # a copy: the game's own stack cannot be changed
     play(game, PlaceCloud(0, c(2, 0)))
-    assert game.pending_steps[-1][0] == "pool"
+    assert game.pending_steps[-1] == OpenPool(0)
 
 
 def test_s12_reveals_offered_at_top_of_turn_next_pedestal_and_prompt() -> None:

@@ -36,6 +36,18 @@ from ..rules.grid import DIRECTIONS, DOWN, RIGHT
 from ..rules.missions import Mission
 from ..rules.options import ROUNDS
 from ..rules.pieces import CAT, T_BIRD, T_CAT, T_DRAGON, T_HORSE, T_WOLF, pedestal_points
+from ..rules.steps import (
+    BirdDraw,
+    CatBlessing,
+    CloudsOwed,
+    DragonBuild,
+    FillSlots,
+    OpenPool,
+    RevealReward,
+    StartingChoice,
+    TopOfTurn,
+    WolfBlessing,
+)
 from ..rules.totems import CAT_HEIGHT
 
 
@@ -93,8 +105,7 @@ def actions_left(game: Game, seat: int) -> tuple[int, int]:
     done = game.turns_in_round
     extra = game.extra_turns if game.current == seat else 0
     steps = game.pending_steps
-    frame = steps[-1] if steps else ("",)
-    acting_now = game.current == seat and frame[0] == "turn"
+    acting_now = game.current == seat and bool(steps) and isinstance(steps[-1], TopOfTurn)
     this_round = 1 if order_pos > done or (order_pos == done and acting_now) else 0
     if phase == "final":
         return extra, this_round
@@ -181,31 +192,33 @@ class Estimator:
         game = self.game
         w = self.w
         total = 0.0
-        for frame in game.pending_steps:
-            if len(frame) < 2 or frame[1] != seat:
+        for step in game.pending_steps:
+            if isinstance(step, (StartingChoice, FillSlots)) or step.seat != seat:
                 continue
-            name = frame[0]
-            if name == "pool":
-                total += sum(w.pool_share * pedestal_points(d) + w.pool_bonus for d in game.pool)
-            elif name == "clouds":
-                total += w.owed_cloud * frame[2]
-            elif name == "reward":
-                total += w.reveal_reward if game.bag_total else 0.0
-            elif name == "cat_design":
-                total += w.reveal_reward * (2 if frame[2] < 0 else 1)
-            elif name == "bird_draw":
-                total += 3 * 1.4
-            elif name == "wolf":
-                altar = game.altars[seat]
-                for c in frame[2]:
-                    d = altar.stacks[c][0]
-                    if game.bag[d]:
-                        total += pedestal_points(d) + w.pool_bonus
-            elif name == "dragon_build":
-                best = max((len(s) for s in game.slots), default=0) or 2
-                total += 1.3 * best
-            elif name == "turn":
-                total += w.turn_value  # an action not used yet (a horse's extra turn too)
+            match step:
+                case OpenPool():
+                    total += sum(
+                        w.pool_share * pedestal_points(d) + w.pool_bonus for d in game.pool
+                    )
+                case CloudsOwed():
+                    total += w.owed_cloud * step.remaining
+                case RevealReward():
+                    total += w.reveal_reward if game.bag_total else 0.0
+                case CatBlessing():
+                    total += w.reveal_reward * (2 if step.first < 0 else 1)
+                case BirdDraw():
+                    total += 3 * 1.4
+                case WolfBlessing():
+                    altar = game.altars[seat]
+                    for c in step.remaining:
+                        d = altar.stacks[c][0]
+                        if game.bag[d]:
+                            total += pedestal_points(d) + w.pool_bonus
+                case DragonBuild():
+                    best = max((len(s) for s in game.slots), default=0) or 2
+                    total += 1.3 * best
+                case TopOfTurn():
+                    total += w.turn_value  # an action not used yet (a horse's extra turn too)
         if game.current == seat:
             total += w.turn_value * game.extra_turns
         return total

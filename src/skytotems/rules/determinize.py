@@ -18,7 +18,7 @@ from .engine import Game
 from .options import GameOptions
 from .pieces import DESIGN_BY_NAME, DESIGN_NAMES, TOTEM_BY_NAME
 from .rng import Rng
-from .view import frame_from_json
+from .steps import step_from_json
 
 
 @dataclass(frozen=True)
@@ -59,36 +59,6 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
     deck = Deck.from_json(
         {"format": "skytotems-deck", "version": 1, "name": "view", "cards": view["deck"]}
     )
-    cards = list(deck.cards)
-    game = Game.__new__(Game)
-    game.options = options
-    game.deck = deck
-    game.seed = hidden.seed
-    game.rng = Rng(hidden.seed)
-    n = view["seats_count"]
-    game.n = n
-    game.kinds = tuple(sorted(TOTEM_BY_NAME[k] for k in view["kinds"]))
-    game.cat_in_play = TOTEM_BY_NAME["cat"] in game.kinds
-    game.buildable_kinds = tuple(k for k in game.kinds if k != TOTEM_BY_NAME["cat"])
-    game.cards = {c.id: c for c in cards}
-    game.first_player = view["first_player"]
-    game.start_player = view["start_player"]
-    game.current = view["current"]
-    game.altars = [Altar.from_json(a) for a in view["altars"]]
-    game.bag = [view["bag"][name] for name in DESIGN_NAMES]
-    game.bag_total = sum(game.bag)
-    game.slots = [sorted(DESIGN_BY_NAME[d] for d in slot) for slot in view["slots"]]
-    game.round = view["round"]
-    game.phase = view["phase"]
-    game.turns_in_round = view["turns_in_round"]
-    game.extra_turns = view["extra_turns"]
-    game.pool = [DESIGN_BY_NAME[d] for d in view["pool"]]
-    game._stack = [frame_from_json(f) for f in view["machine"]]
-    game.history = []
-    game.base_move = view["move"]
-    game._events = None
-    game._forget_caches()
-    game.setup_events = []
     hands: list[tuple[str, ...]] = []
     start_cards: list[str | None] = []
     goals: list[list[str]] = []
@@ -124,14 +94,33 @@ def game_from_view(view: Mapping[str, Any], hidden: Hidden) -> Game:
         hands.append(hand)
         start_cards.append(start)
         goals.append(goal_ids)
-    game.hands = hands
-    game.start_cards = start_cards
-    game.goals = goals
-    game.revealed = [list(e["revealed"]) for e in view["seats"]]
-    used = {c for g in goals for c in g} | {c for h in hands for c in h}
-    used |= {c for c in start_cards if c} | {c for r in game.revealed for c in r}
-    game.box = sorted(c for c in game.cards if c not in used)
-    # No _advance here: a `turn_end` frame stays a prompt even when the sampled goals
+    game = Game.restore(
+        options=options,
+        deck=deck,
+        kinds=sorted(TOTEM_BY_NAME[k] for k in view["kinds"]),
+        altars=[Altar.from_json(a) for a in view["altars"]],
+        bag=[view["bag"][name] for name in DESIGN_NAMES],
+        slots=[sorted(DESIGN_BY_NAME[d] for d in slot) for slot in view["slots"]],
+        pool=[DESIGN_BY_NAME[d] for d in view["pool"]],
+        steps=[step_from_json(f) for f in view["machine"]],
+        phase=view["phase"],
+        round=view["round"],
+        start_player=view["start_player"],
+        first_player=view["first_player"],
+        current=view["current"],
+        turns_in_round=view["turns_in_round"],
+        extra_turns=view["extra_turns"],
+        hands=hands,
+        start_cards=start_cards,
+        goals=goals,
+        revealed=[e["revealed"] for e in view["seats"]],
+        seed=hidden.seed,
+        rng=Rng(hidden.seed),
+        base_move=view["move"],
+        # A view of a position built with a short bag (tests) rebuilds with that bag.
+        complete_bag=False,
+    )
+    # No _advance here: a `turn_end` step stays a prompt even when the sampled goals
     # of its seat are not met (its only legal action is then EndTurn), so the rebuilt
     # game waits on the same seat as the view.
     return game

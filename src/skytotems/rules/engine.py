@@ -1,15 +1,16 @@
 """The game: state, the decision machine of RULES.md §12, and `apply`.
 
-The engine is a small stack machine. Each frame on `_stack` is a step still to
-come (a pool to resolve, clouds to place, cats to check, the rest of the turn...).
-`_advance` pops frames that need nobody's choice until the top frame asks a
-decision; `apply` checks an action against the legal ones, changes the state,
-and advances. Nothing here knows about bots, servers or screens.
+The engine is a small stack machine. Each entry on `_stack` is a step still to
+come (a pool to resolve, clouds to place, cats to check, the rest of the turn...),
+one type per step of RULES.md §12 (`skytotems.rules.steps`). `_advance` settles
+steps that need nobody's choice until the top step asks a decision; `apply`
+checks an action against the legal ones, changes the state, and advances.
+Nothing here knows about bots, servers or screens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .actions import (
@@ -31,6 +32,7 @@ from .actions import (
 )
 from .altar import Altar
 from .cards import Card, Deck, default_deck
+from .consistency import check_game
 from .decisions import Decision
 from .errors import GameOver, IllegalAction, NotYourDecision, OptionsError, WrongDecision
 from .events import (
@@ -63,9 +65,24 @@ from .options import ROUNDS, GameOptions
 from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
 from .rng import Rng
 from .scoring import final_places, score_sheet
+from .steps import (
+    AfterAction,
+    BirdDraw,
+    CatBlessing,
+    CatCheck,
+    CloudsOwed,
+    DragonBuild,
+    EndOfTurnPrompt,
+    FillSlots,
+    LastReveals,
+    OpenPool,
+    RevealReward,
+    StartingChoice,
+    Step,
+    TopOfTurn,
+    WolfBlessing,
+)
 from .totems import build_totem, cat_cells, sites
-
-Frame = tuple[Any, ...]
 
 # Which action types answer which decision kind.
 ANSWERS: dict[str, tuple[type[Action], ...]] = {
@@ -131,7 +148,7 @@ class Game:
         self.turns_in_round = 0
         self.extra_turns = 0
         self.pool: list[int] = []
-        self._stack: list[Frame] = [("choose_start",)]
+        self._stack: list[Step] = [StartingChoice()]
         self.history: list[Action] = []
         self.base_move = 0  # moves made before `history` began (rebuilt games)
         self._events: list[Event] | None = []
@@ -198,11 +215,12 @@ class Game:
         return self._decision
 
     @property
-    def pending_steps(self) -> tuple[Frame, ...]:
+    def pending_steps(self) -> tuple[Step, ...]:
         """The steps still to resolve, innermost last (a read-only copy of the stack).
 
-        Frames name a step and its seat first, e.g. ("pool", seat) or ("clouds", seat, n,
-        why); evaluators read what the game still owes a seat from them.
+        Each is a small typed step (`skytotems.rules.steps`), e.g. `OpenPool(seat)` or
+        `CloudsOwed(seat, remaining, why)`; evaluators read what the game still owes a
+        seat from them.
         """
         return tuple(self._stack)
 
@@ -340,164 +358,149 @@ class Game:
         handler(self, action)
 
     def _advance(self) -> None:
-        """Pop frames that need no decision until one does (or the game ends)."""
+        """Settle steps that need no decision until one does (or the game ends)."""
         self._changed()
         stack = self._stack
         while stack:
-            frame = stack[-1]
-            name = frame[0]
-            if name == "pool":
-                if self.pool:
-                    return
-                stack.pop()
-            elif name == "cats":
-                if self.cat_in_play and cat_cells(self.altars[frame[1]]):
-                    return
-                stack.pop()
-            elif name == "after_action":
-                seat, mode = frame[1], frame[2]
-                stack.pop()
-                if self.extra_turns > 0:
-                    self.extra_turns -= 1
-                    stack.append(("turn", seat, "extra"))
-                    self._emit(TurnStarted(seat, self.round, "extra"))
-                else:
-                    stack.append(("prompt", seat, mode))
-            elif name == "prompt":
-                if self.revealable(frame[1]):
-                    return
-                stack.pop()
-                self._pass_turn(frame[1])
-            elif name == "reward":
-                if self.bag_total:
-                    return
-                stack.pop()
-                self._emit(NothingGained(frame[1], "empty_bag"))
-            elif name == "cat_design":
-                seat, first = frame[1], frame[2]
-                if first < 0:
+            step = stack[-1]
+            match step:
+                case OpenPool():
+                    if self.pool:
+                        return
+                    stack.pop()
+                case CatCheck():
+                    if self.cat_in_play and cat_cells(self.altars[step.seat]):
+                        return
+                    stack.pop()
+                case AfterAction():
+                    stack.pop()
+                    if self.extra_turns > 0:
+                        self.extra_turns -= 1
+                        stack.append(TopOfTurn(step.seat, "extra"))
+                        self._emit(TurnStarted(step.seat, self.round, "extra"))
+                    else:
+                        stack.append(EndOfTurnPrompt(step.seat, step.mode))
+                case EndOfTurnPrompt():
+                    if self.revealable(step.seat):
+                        return
+                    stack.pop()
+                    self._pass_turn(step.seat)
+                case RevealReward():
                     if self.bag_total:
                         return
                     stack.pop()
-                    self._emit(NothingGained(seat, "empty_bag"))
-                elif any(n for d, n in enumerate(self.bag) if d != first):
+                    self._emit(NothingGained(step.seat, "empty_bag"))
+                case CatBlessing():
+                    seat, first = step
+                    if first < 0:
+                        if self.bag_total:
+                            return
+                        stack.pop()
+                        self._emit(NothingGained(seat, "empty_bag"))
+                    elif any(n for d, n in enumerate(self.bag) if d != first):
+                        return
+                    else:
+                        stack[-1] = OpenPool(seat)
+                case BirdDraw():
+                    self.pool = self._draw_random(3, step.seat, "bird")
+                    stack[-1] = OpenPool(step.seat)
+                case WolfBlessing():
+                    stacks = self.altars[step.seat].stacks
+                    bag = self.bag
+                    if any(bag[stacks[c][0]] for c in step.remaining):
+                        return
+                    stack.pop()
+                case LastReveals():
+                    if self.revealable(step.seat):
+                        return
+                    stack.pop()
+                    self._next_last_reveal(step.order)
+                case FillSlots():
+                    stack.pop()
+                    self._fill_slots_at_setup()
+                case _:  # StartingChoice, TopOfTurn, CloudsOwed, DragonBuild: always a decision
                     return
-                else:
-                    stack[-1] = ("pool", seat)
-            elif name == "bird_draw":
-                seat = frame[1]
-                self.pool = self._draw_random(3, seat, "bird")
-                stack[-1] = ("pool", seat)
-            elif name == "wolf":
-                seat, remaining = frame[1], frame[2]
-                altar = self.altars[seat]
-                bag = self.bag
-                if any(bag[altar.stacks[c][0]] for c in remaining):
-                    return
-                stack.pop()
-            elif name == "last_reveals":
-                seat, index = frame[1], frame[2]
-                if self.revealable(seat):
-                    return
-                stack.pop()
-                self._next_last_reveal(index)
-            elif name == "fill_slots":
-                stack.pop()
-                self._fill_slots_at_setup()
-            else:  # choose_start, turn, clouds, dragon_build: always a decision
-                return
         if self.phase != "over":
             self._finish()
 
     def _make_decision(self) -> Decision:
-        frame = self._stack[-1]
-        name = frame[0]
-        if name == "choose_start":
-            seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
-            return Decision(
-                "choose_start",
-                seats,
-                {"chosen": [s for s in range(self.n) if self.start_cards[s] is not None]},
-            )
-        seat = frame[1]
-        if name == "turn":
-            return Decision("turn", (seat,), {"mode": frame[2], "acted": False})
-        if name == "prompt":
-            return Decision("end_turn", (seat,), {"mode": frame[2], "acted": True})
-        if name == "pool":
-            return Decision(
-                "place_pedestal",
-                (seat,),
-                {
-                    "pool": [DESIGN_NAMES[d] for d in sorted(self.pool)],
-                },
-            )
-        if name == "clouds":
-            return Decision("place_cloud", (seat,), {"remaining": frame[2], "why": frame[3]})
-        if name == "cats":
-            return Decision("choose_cat", (seat,), {})
-        if name == "reward":
-            return Decision("choose_design", (seat,), {"purpose": "reward"})
-        if name == "cat_design":
-            context: dict[str, Any] = {"purpose": "cat"}
-            if frame[2] >= 0:
-                context["first"] = DESIGN_NAMES[frame[2]]
-            return Decision("choose_design", (seat,), context)
-        if name == "wolf":
-            return Decision(
-                "wolf_blessing",
-                (seat,),
-                {
-                    "remaining": [cell_to_json(c) for c in frame[2]],
-                },
-            )
-        if name == "dragon_build":
-            return Decision("dragon_build", (seat,), {})
-        if name == "last_reveals":
-            return Decision("last_reveal", (seat,), {})
-        raise AssertionError(f"no decision for frame {frame!r}")  # pragma: no cover
+        step = self._stack[-1]
+        match step:
+            case StartingChoice():
+                seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
+                chosen = [s for s in range(self.n) if self.start_cards[s] is not None]
+                return Decision("choose_start", seats, {"chosen": chosen})
+            case TopOfTurn():
+                return Decision("turn", (step.seat,), {"mode": step.mode, "acted": False})
+            case EndOfTurnPrompt():
+                return Decision("end_turn", (step.seat,), {"mode": step.mode, "acted": True})
+            case OpenPool():
+                pool = [DESIGN_NAMES[d] for d in sorted(self.pool)]
+                return Decision("place_pedestal", (step.seat,), {"pool": pool})
+            case CloudsOwed():
+                context = {"remaining": step.remaining, "why": step.why}
+                return Decision("place_cloud", (step.seat,), context)
+            case CatCheck():
+                return Decision("choose_cat", (step.seat,), {})
+            case RevealReward():
+                return Decision("choose_design", (step.seat,), {"purpose": "reward"})
+            case CatBlessing():
+                cat: dict[str, Any] = {"purpose": "cat"}
+                if step.first >= 0:
+                    cat["first"] = DESIGN_NAMES[step.first]
+                return Decision("choose_design", (step.seat,), cat)
+            case WolfBlessing():
+                remaining = [cell_to_json(c) for c in step.remaining]
+                return Decision("wolf_blessing", (step.seat,), {"remaining": remaining})
+            case DragonBuild():
+                return Decision("dragon_build", (step.seat,), {})
+            case LastReveals():
+                return Decision("last_reveal", (step.seat,), {})
+        raise AssertionError(f"no decision for step {step!r}")  # pragma: no cover
 
     def _generate_legal(self, seat: int) -> list[Action]:
-        frame = self._stack[-1]
-        name = frame[0]
-        if name == "choose_start":
-            return [ChooseStart(seat, c) for c in self.hands[seat]]
+        step = self._stack[-1]
         out: list[Action] = []
-        if name == "turn":
-            out.extend(Reveal(seat, c) for c in self.revealable(seat))
-            if frame[2] == "final":
-                out.extend(self.totem_options(seat))
-                out.append(Pass(seat))
-            else:
-                out.extend(self._build_pedestal_actions(seat))
-                out.extend(self.totem_options(seat))
-        elif name == "pool":
-            altar = self.altars[seat]
-            for d in sorted(set(self.pool)):
-                out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
-                out.append(ReturnPedestal(seat, d))
-            # Open point, unless in the last reveals (one card at a time) or while a cat
-            # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
-            if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
+        match step:
+            case StartingChoice():
+                out.extend(ChooseStart(seat, c) for c in self.hands[seat])
+            case TopOfTurn():
                 out.extend(Reveal(seat, c) for c in self.revealable(seat))
-        elif name == "clouds":
-            out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
-        elif name == "cats":
-            out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
-        elif name in ("reward", "cat_design"):
-            first = frame[2] if name == "cat_design" else -1
-            out.extend(
-                ChooseDesign(seat, d) for d, count in enumerate(self.bag) if count and d != first
-            )
-        elif name == "wolf":
-            altar = self.altars[seat]
-            out.extend(WolfTake(seat, c) for c in frame[2] if self.bag[altar.stacks[c][0]])
-            out.append(WolfStop(seat))
-        elif name == "dragon_build":
-            out.extend(self._build_pedestal_actions(seat))
-        elif name in ("prompt", "last_reveals"):
-            out.extend(Reveal(seat, c) for c in self.revealable(seat))
-            out.append(EndTurn(seat))
+                if step.mode == "final":
+                    out.extend(self.totem_options(seat))
+                    out.append(Pass(seat))
+                else:
+                    out.extend(self._build_pedestal_actions(seat))
+                    out.extend(self.totem_options(seat))
+            case OpenPool():
+                altar = self.altars[seat]
+                for d in sorted(set(self.pool)):
+                    out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
+                    out.append(ReturnPedestal(seat, d))
+                # Open point, unless in the last reveals (one card at a time) or while a cat
+                # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
+                if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
+                    out.extend(Reveal(seat, c) for c in self.revealable(seat))
+            case CloudsOwed():
+                out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
+            case CatCheck():
+                out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
+            case RevealReward() | CatBlessing():
+                first = step.first if isinstance(step, CatBlessing) else -1
+                out.extend(
+                    ChooseDesign(seat, d)
+                    for d, count in enumerate(self.bag)
+                    if count and d != first
+                )
+            case WolfBlessing():
+                stacks = self.altars[seat].stacks
+                out.extend(WolfTake(seat, c) for c in step.remaining if self.bag[stacks[c][0]])
+                out.append(WolfStop(seat))
+            case DragonBuild():
+                out.extend(self._build_pedestal_actions(seat))
+            case EndOfTurnPrompt() | LastReveals():
+                out.extend(Reveal(seat, c) for c in self.revealable(seat))
+                out.append(EndTurn(seat))
         return out
 
     def _build_pedestal_actions(self, seat: int) -> list[Action]:
@@ -518,8 +521,8 @@ class Game:
         """RULES.md §4 steps 4-5: starting altars from the start player on, then slots."""
         self._emit(StartCardsRevealed(tuple(c or "" for c in self.start_cards)))
         stack = self._stack
-        stack.pop()  # choose_start
-        stack.append(("fill_slots",))
+        stack.pop()  # the starting choice
+        stack.append(FillSlots())
         clouds = []
         for seat in self.turn_order():
             card = self.cards[self.start_cards[seat] or ""]
@@ -536,7 +539,7 @@ class Game:
             if card.start.cloud:
                 clouds.append(seat)
         for seat in reversed(clouds):
-            stack.append(("clouds", seat, 1, "start_card"))
+            stack.append(CloudsOwed(seat, 1, "start_card"))
 
     def _fill_slots_at_setup(self) -> None:
         for i in range(len(self.slots)):
@@ -550,7 +553,7 @@ class Game:
 
     def _start_turn(self, seat: int, mode: str) -> None:
         self.current = seat
-        self._stack.append(("turn", seat, mode))
+        self._stack.append(TopOfTurn(seat, mode))
         self._emit(TurnStarted(seat, self.round, mode))
 
     def _take_slot(self, a: TakeSlot) -> None:
@@ -567,10 +570,10 @@ class Game:
         self.pool = pool
         stack = self._stack
         top = stack.pop()
-        if top[0] == "turn":
-            stack.append(("after_action", seat, top[2]))
-        stack.append(("cats", seat))
-        stack.append(("pool", seat))
+        if isinstance(top, TopOfTurn):
+            stack.append(AfterAction(seat, top.mode))
+        stack.append(CatCheck(seat))
+        stack.append(OpenPool(seat))
 
     def _build_totem(self, a: BuildTotem) -> None:
         seat = a.seat
@@ -580,14 +583,15 @@ class Game:
         self._emit(TotemBuilt(seat, a.kind, a.cells, totem.height, totem.points))
         stack = self._stack
         top = stack.pop()
-        stack.append(("after_action", seat, top[2]))
-        stack.append(("cats", seat))
+        assert isinstance(top, TopOfTurn)  # a totem is built only at the top of a turn
+        stack.append(AfterAction(seat, top.mode))
+        stack.append(CatCheck(seat))
         kind = a.kind
         if kind == T_HORSE:
             self.extra_turns += 1
         elif kind == T_WOLF:
             remaining = tuple(sorted(c for c in altar.stacks if c not in altar.covered))
-            stack.append(("wolf", seat, remaining))
+            stack.append(WolfBlessing(seat, remaining))
         elif kind == T_DRAGON:
             if self.bag_total:
                 d = self._draw_random(1, seat, "hoard")[0]
@@ -595,15 +599,16 @@ class Game:
                 self._emit(HoardAdded(seat, d))
             else:
                 self._emit(NothingGained(seat, "empty_bag"))
-            stack.append(("dragon_build", seat))
+            stack.append(DragonBuild(seat))
         else:  # bird: 3 clouds, then 3 random pedestals
-            stack.append(("bird_draw", seat))
-            stack.append(("clouds", seat, 3, "bird"))
+            stack.append(BirdDraw(seat))
+            stack.append(CloudsOwed(seat, 3, "bird"))
 
     def _pass(self, a: Pass) -> None:
         self._emit(Passed(a.seat))
         top = self._stack.pop()
-        self._stack.append(("after_action", a.seat, top[2]))
+        assert isinstance(top, TopOfTurn)  # passing answers only a final-totem turn
+        self._stack.append(AfterAction(a.seat, top.mode))
 
     def _place_pedestal(self, a: PlacePedestal) -> None:
         self.pool.remove(a.design)
@@ -615,14 +620,15 @@ class Game:
         self.bag[a.design] += 1
         self.bag_total += 1
         self._emit(PedestalReturned(a.seat, a.design))
-        self._stack.append(("clouds", a.seat, 1, "return"))
+        self._stack.append(CloudsOwed(a.seat, 1, "return"))
 
     def _place_cloud(self, a: PlaceCloud) -> None:
         self.altars[a.seat].add_cloud(a.cell)
         self._emit(CloudPlaced(a.seat, a.cell))
-        frame = self._stack[-1]
-        if frame[2] > 1:
-            self._stack[-1] = (frame[0], frame[1], frame[2] - 1, frame[3])
+        step = self._stack[-1]
+        assert isinstance(step, CloudsOwed)
+        if step.remaining > 1:
+            self._stack[-1] = CloudsOwed(step.seat, step.remaining - 1, step.why)
         else:
             self._stack.pop()
 
@@ -631,28 +637,29 @@ class Game:
         self.revealed[a.seat].append(a.card)
         self._reveal_cache.pop(a.seat, None)
         self._emit(CardRevealed(a.seat, a.card, self.cards[a.card].points))
-        self._stack.append(("reward", a.seat))
+        self._stack.append(RevealReward(a.seat))
 
     def _choose_design(self, a: ChooseDesign) -> None:
         seat, d = a.seat, a.design
         stack = self._stack
-        frame = stack.pop()
+        step = stack.pop()
         self._take_from_bag(d)
-        if frame[0] == "reward":
+        if isinstance(step, RevealReward):
             self._emit(DesignChosen(seat, d, "reward"))
-            if stack[-1][0] == "pool":
+            if isinstance(stack[-1], OpenPool):
                 self.pool.append(d)
             else:
                 self.pool = [d]
-                stack.append(("cats", seat))
-                stack.append(("pool", seat))
+                stack.append(CatCheck(seat))
+                stack.append(OpenPool(seat))
         else:  # cat blessing
+            assert isinstance(step, CatBlessing)
             self._emit(DesignChosen(seat, d, "cat"))
             self.pool.append(d)
-            if frame[2] < 0:
-                stack.append(("cat_design", seat, d))
+            if step.first < 0:
+                stack.append(CatBlessing(seat, d))
             else:
-                stack.append(("pool", seat))
+                stack.append(OpenPool(seat))
 
     def _choose_cat(self, a: ChooseCat) -> None:
         altar = self.altars[a.seat]
@@ -660,27 +667,28 @@ class Game:
         altar.add_totem(totem)
         self._emit(TotemBuilt(a.seat, T_CAT, (a.cell,), totem.height, totem.points))
         self.pool = []
-        self._stack.append(("cat_design", a.seat, -1))
+        self._stack.append(CatBlessing(a.seat, -1))
 
     def _wolf_take(self, a: WolfTake) -> None:
-        frame = self._stack[-1]
+        step = self._stack[-1]
+        assert isinstance(step, WolfBlessing)
         altar = self.altars[a.seat]
         d = altar.stacks[a.cell][0]
         self._take_from_bag(d)
         altar.add_pedestal(d, a.cell)
         self._emit(PedestalsDrawn(a.seat, "wolf", (d,)))
         self._emit(PedestalPlaced(a.seat, d, a.cell, "wolf"))
-        self._stack[-1] = ("wolf", a.seat, tuple(c for c in frame[2] if c != a.cell))
+        self._stack[-1] = WolfBlessing(a.seat, tuple(c for c in step.remaining if c != a.cell))
 
     def _wolf_stop(self, a: WolfStop) -> None:
         self._stack.pop()
 
     def _end_turn(self, a: EndTurn) -> None:
-        frame = self._stack.pop()
-        if frame[0] == "prompt":
-            self._pass_turn(a.seat)
+        step = self._stack.pop()
+        if isinstance(step, LastReveals):
+            self._next_last_reveal(step.order)
         else:
-            self._next_last_reveal(frame[2])
+            self._pass_turn(a.seat)
 
     # ------------------------------------------------------------ turn and round
 
@@ -696,7 +704,7 @@ class Game:
             self.phase = "last_reveals"
             self._emit(PhaseStarted("last_reveals"))
             self.current = self.start_player
-            self._stack.append(("last_reveals", self.start_player, 0))
+            self._stack.append(LastReveals(self.start_player, 0))
             return
         self.start_player = (self.start_player + 1) % self.n
         self._emit(RoundEnded(self.round, self.start_player))
@@ -723,7 +731,7 @@ class Game:
         if index < self.n:
             seat = (self.start_player + index) % self.n
             self.current = seat
-            self._stack.append(("last_reveals", seat, index))
+            self._stack.append(LastReveals(seat, index))
 
     def _finish(self) -> None:
         self.phase = "over"
@@ -868,6 +876,77 @@ class Game:
         game = cls(options, seed, deck)
         for action in actions:
             game.apply(action)
+        return game
+
+    @classmethod
+    def restore(
+        cls,
+        *,
+        options: GameOptions,
+        kinds: Sequence[int],
+        altars: Sequence[Altar],
+        bag: Sequence[int],
+        slots: Sequence[Sequence[int]],
+        steps: Sequence[Step],
+        phase: str,
+        round: int,
+        start_player: int,
+        first_player: int,
+        current: int,
+        turns_in_round: int,
+        hands: Sequence[Sequence[str]],
+        start_cards: Sequence[str | None],
+        goals: Sequence[Sequence[str]],
+        revealed: Sequence[Sequence[str]],
+        rng: Rng,
+        seed: int = 0,
+        deck: Deck | None = None,
+        pool: Sequence[int] = (),
+        extra_turns: int = 0,
+        base_move: int = 0,
+        complete_bag: bool = True,
+    ) -> Game:
+        """A game in the given state, the one way to build a game other than dealing one
+        (positions, determinizations). ValueError naming the field if the state could
+        not exist (`skytotems.rules.consistency`); `complete_bag=False` lets the bag be
+        short of the pedestals in play. The history starts empty (`base_move` moves are
+        counted as made); the caller's objects are copied, not shared."""
+        game = cls.__new__(cls)
+        game.options = options
+        game.deck = deck or default_deck()
+        game.seed = seed
+        game.rng = rng
+        game.n = options.seats
+        game.kinds = tuple(kinds)
+        game.cat_in_play = T_CAT in game.kinds
+        game.buildable_kinds = tuple(k for k in game.kinds if k != T_CAT)
+        game.cards = {c.id: c for c in game.deck.for_totems(game.kinds)}
+        game.hands = [tuple(h) for h in hands]
+        game.start_cards = list(start_cards)
+        game.goals = [list(g) for g in goals]
+        game.revealed = [list(r) for r in revealed]
+        used = {c for h in game.hands for c in h} | {c for g in game.goals for c in g}
+        used |= {c for r in game.revealed for c in r} | {c for c in game.start_cards if c}
+        game.box = sorted(c for c in game.cards if c not in used)
+        game.first_player = first_player
+        game.start_player = start_player
+        game.current = current
+        game.altars = [a.copy() for a in altars]
+        game.bag = list(bag)
+        game.bag_total = sum(game.bag)
+        game.slots = [list(s) for s in slots]
+        game.round = round
+        game.phase = phase
+        game.turns_in_round = turns_in_round
+        game.extra_turns = extra_turns
+        game.pool = list(pool)
+        game._stack = list(steps)
+        game.history = []
+        game.base_move = base_move
+        game._events = None
+        game.setup_events = []
+        game._forget_caches()
+        check_game(game, complete_bag)
         return game
 
 

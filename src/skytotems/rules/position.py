@@ -7,8 +7,11 @@
 ('turn', (0,))
 
 Altars are in the altar notation (docs/notation.md). Unless `bag` is given, the bag
-holds every pedestal not on an altar, in a hoard or in a slot, so the 118 pedestals
-stay accounted for. The game starts at the top of `seat`'s turn.
+holds every pedestal not on an altar, in a hoard, in a slot or in the pool, so the 118
+pedestals stay accounted for; a given bag must make them up too, unless `short_bag`.
+The game starts at the top of `seat`'s turn, or at another of its decisions
+(`decision`: an open pool, a cat owed, the end-of-turn prompt, the last reveals).
+Every field is checked (`Game.restore`): a ValueError names the one at fault.
 """
 
 from __future__ import annotations
@@ -16,12 +19,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Deck, default_deck
+from .cards import Deck
 from .engine import Game
 from .notation import parse_altar
 from .options import GameOptions
 from .pieces import DESIGN_BY_LETTER, DESIGN_NAMES, design_from_name, full_bag
 from .rng import Rng
+from .steps import (
+    AfterAction,
+    CatCheck,
+    EndOfTurnPrompt,
+    LastReveals,
+    OpenPool,
+    Step,
+    TopOfTurn,
+)
+from .totems import cat_cells
+
+# The decisions a position may start at, and the phases each belongs to.
+DECISIONS = {
+    "turn": ("play", "final"),
+    "place_pedestal": ("play", "final", "last_reveals"),
+    "choose_cat": ("play", "final", "last_reveals"),
+    "end_turn": ("play", "final"),
+    "last_reveal": ("last_reveals",),
+}
 
 
 @dataclass(frozen=True)
@@ -34,9 +56,12 @@ class Position:
     round: int = 1
     start_player: int = 0
     first_player: int | None = None
-    phase: str = "play"  # or "final" (the final-totem phase)
+    phase: str = "play"  # or "final" (the final-totem phase) or "last_reveals"
+    decision: str = "turn"  # the decision `seat` faces: one of DECISIONS
     slots: Sequence[str] = ()  # design letters per slot, e.g. ["rb", "", "C"]
+    pool: str = ""  # design letters of an open pool (decision "place_pedestal")
     bag: Mapping[str, int] | None = None  # counts by design name
+    short_bag: bool = False  # let an explicit bag hold fewer than the box leaves (tests)
     goals: Sequence[Sequence[str]] = ()  # face-down goals per seat
     revealed: Sequence[Sequence[str]] = ()
     start_cards: Sequence[str | None] = ()
@@ -46,68 +71,123 @@ class Position:
 
 
 def game_from_position(position: Position) -> Game:
-    """A game at the top of `position.seat`'s turn; ValueError if the position is impossible."""
+    """A game waiting on `position.decision` of `position.seat`; ValueError naming the
+    field if the position is impossible."""
     options = position.options
     n = options.seats
     if len(position.altars) != n:
-        raise ValueError(f"{n} altars are needed for {options.players} player(s)")
-    if position.phase not in ("play", "final"):
-        raise ValueError("phase must be 'play' or 'final'")
-    game = Game(options, position.seed, position.deck or default_deck())
-    game._events = None
-    game.rng = Rng(position.seed ^ 0x5EED)
-    game.altars = [parse_altar(text) for text in position.altars]
-    slots = list(position.slots) or [""] * options.slots
-    if len(slots) != options.slots:
-        raise ValueError(f"{options.slots} slots are in use with {n} seats")
-    try:
-        game.slots = [[DESIGN_BY_LETTER[letter] for letter in slot] for slot in slots]
-    except KeyError as exc:
-        raise ValueError(f"unknown design letter {exc.args[0]!r} in the slots") from None
+        raise ValueError(
+            f"altars: {n} are needed for {options.players} player(s), not {len(position.altars)}"
+        )
+    for name in ("seat", "start_player", "first_player"):
+        value = getattr(position, name)
+        if value is not None and not 0 <= value < n:
+            raise ValueError(f"{name}: {value} is not a seat of this {n}-seat game (0-{n - 1})")
+    allowed = DECISIONS.get(position.decision)
+    if allowed is None:
+        raise ValueError(f"decision: {position.decision!r} is not one of {', '.join(DECISIONS)}")
+    if position.phase not in allowed:
+        raise ValueError(
+            f"phase: a {position.decision} decision comes in the {' or '.join(allowed)} "
+            f"phase, not {position.phase!r}"
+        )
+    if position.decision == "place_pedestal" and not position.pool:
+        raise ValueError("pool: a place_pedestal decision needs an open pool")
+    if position.decision != "place_pedestal" and position.pool:
+        raise ValueError(f"pool: no pool is open at a {position.decision} decision")
+    for name in ("goals", "revealed", "start_cards"):
+        given = getattr(position, name)
+        if given and len(given) != n:
+            raise ValueError(f"{name}: one entry per seat is needed ({n}), not {len(given)}")
+    altars = [parse_altar(text) for text in position.altars]
+    slots = [_designs(letters, "slots") for letters in position.slots or [""] * options.slots]
+    pool = _designs(position.pool, "pool")
     if position.bag is None:
         bag = full_bag()
-        for altar in game.altars:
-            for d in altar.pedestals():
-                bag[d] -= 1
-        for slot in game.slots:
-            for d in slot:
-                bag[d] -= 1
-        short = [DESIGN_NAMES[d] for d, count in enumerate(bag) if count < 0]
-        if short:
-            raise ValueError(f"more pedestals than exist of: {', '.join(short)}")
+        for d in [
+            *(d for a in altars for d in a.pedestals()),
+            *(d for s in slots for d in s),
+            *pool,
+        ]:
+            bag[d] -= 1
+        over = [DESIGN_NAMES[d] for d, count in enumerate(bag) if count < 0]
+        if over:
+            raise ValueError(f"altars: more pedestals than exist of: {', '.join(over)}")
     else:
         bag = [0] * 10
         for name, count in position.bag.items():
-            bag[design_from_name(name)] = count
-    game.bag = bag
-    game.bag_total = sum(bag)
-    known = set(game.cards)
+            try:
+                bag[design_from_name(name)] = count
+            except ValueError as exc:
+                raise ValueError(f"bag: {exc}") from None
     goals = [list(g) for g in position.goals] or [[] for _ in range(n)]
-    revealed = [list(r) for r in position.revealed] or [[] for _ in range(n)]
-    start_cards = list(position.start_cards) or [None] * n
-    for group in (*goals, *revealed, [c for c in start_cards if c]):
-        for card in group:
-            if card not in known:
-                raise ValueError(f"card {card!r} is not in play in this game")
-    game.goals = goals
-    game.revealed = revealed
-    game.start_cards = start_cards
-    game.hands = [tuple(g) for g in goals]
-    used = {c for g in goals for c in g} | {c for r in revealed for c in r}
-    used |= {c for c in start_cards if c}
-    game.box = sorted(c for c in game.cards if c not in used)
-    game.round = position.round
-    game.start_player = position.start_player
-    game.first_player = (
-        position.first_player if position.first_player is not None else position.start_player
+    seat, start_player = position.seat, position.start_player
+    index = (seat - start_player) % n
+    game = Game.restore(
+        options=options,
+        deck=position.deck,
+        kinds=options.resolve_kinds(Rng(position.seed)),
+        altars=altars,
+        bag=bag,
+        complete_bag=not position.short_bag,
+        slots=slots,
+        pool=pool,
+        steps=_steps(position, index),
+        phase=position.phase,
+        round=position.round,
+        start_player=start_player,
+        first_player=start_player if position.first_player is None else position.first_player,
+        current=seat,
+        turns_in_round=0 if position.phase == "last_reveals" else index,
+        extra_turns=position.extra_turns,
+        hands=goals,
+        start_cards=list(position.start_cards) or [None] * n,
+        goals=goals,
+        revealed=[list(r) for r in position.revealed] or [[] for _ in range(n)],
+        seed=position.seed,
+        rng=Rng(position.seed ^ 0x5EED),
     )
-    game.turns_in_round = (position.seat - position.start_player) % n
-    game.phase = position.phase
-    game.extra_turns = position.extra_turns
-    game.pool = []
-    game.current = position.seat
-    mode = "final" if position.phase == "final" else "normal"
-    game._stack = [("turn", position.seat, mode)]
-    game._forget_caches()
-    game.history = []
+    _check_pending(game, position)
     return game
+
+
+def _designs(letters: str, name: str) -> list[int]:
+    try:
+        return [DESIGN_BY_LETTER[letter] for letter in letters]
+    except KeyError as exc:
+        raise ValueError(f"{name}: unknown design letter {exc.args[0]!r}") from None
+
+
+def _steps(position: Position, index: int) -> list[Step]:
+    """The engine's steps at `position.decision` (RULES.md §12)."""
+    seat = position.seat
+    mode = "final" if position.phase == "final" else "normal"
+    if position.decision == "turn":
+        return [TopOfTurn(seat, mode)]
+    if position.decision == "end_turn":
+        return [EndOfTurnPrompt(seat, mode)]
+    # The last reveals, or a turn whose action is under way (then the cats, §12 step 3).
+    base: Step = (
+        LastReveals(seat, index) if position.phase == "last_reveals" else AfterAction(seat, mode)
+    )
+    if position.decision == "last_reveal":
+        return [base]
+    if position.decision == "choose_cat":
+        return [base, CatCheck(seat)]
+    return [base, CatCheck(seat), OpenPool(seat)]
+
+
+def _check_pending(game: Game, position: Position) -> None:
+    """The asked decision must really be pending (the engine would skip it otherwise)."""
+    seat = position.seat
+    if position.decision == "choose_cat" and not (
+        game.cat_in_play and cat_cells(game.altars[seat])
+    ):
+        raise ValueError(
+            f"decision: no cat is owed to seat {seat} (the cat in play and an uncovered "
+            "column of height 6 or more are needed)"
+        )
+    if position.decision in ("end_turn", "last_reveal") and not game.revealable(seat):
+        raise ValueError(
+            f"decision: seat {seat} has no revealable goal, so no {position.decision} is asked"
+        )

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .events import Event
-from .grid import cell_from_json, cell_to_json
+from .grid import cell_to_json
 from .notation import format_altar
 from .pieces import DESIGN_NAMES, TOTEM_NAMES
 from .scoring import final_places, score_sheet, solo_band
 
 if TYPE_CHECKING:
     from .altar import Altar
-    from .engine import Frame, Game
+    from .engine import Game
 
 VIEW_FORMAT = "skytotems-view"
 VIEW_VERSION = 1
@@ -53,30 +53,6 @@ def altar_json(altar: Altar) -> dict[str, Any]:
         "hoard": [DESIGN_NAMES[d] for d in altar.hoard],
         "covered": sorted(cell_to_json(c) for c in altar.covered),
     }
-
-
-def frame_json(frame: Frame) -> list[Any]:
-    """A machine frame in JSON (cells as [x, y]).
-
-    The end-of-turn prompt exists only when its owner could reveal, so it is written
-    as a neutral ``turn_end`` frame for every viewer (RULES.md §11); rebuilding a game
-    from a view turns it back into a prompt, which ends by itself when no reveal is
-    possible.
-    """
-    if frame[0] == "wolf":
-        return ["wolf", frame[1], [cell_to_json(c) for c in frame[2]]]
-    if frame[0] == "prompt":
-        return ["turn_end", frame[1], frame[2]]
-    return list(frame)
-
-
-def frame_from_json(data: list[Any]) -> Frame:
-    """Inverse of `frame_json`."""
-    if data[0] == "wolf":
-        return ("wolf", data[1], tuple(cell_from_json(c) for c in data[2]))
-    if data[0] == "turn_end":
-        return ("prompt", data[1], data[2])
-    return tuple(data)
 
 
 def view(game: Game, seat: int | None, include_deck: bool = True) -> dict[str, Any]:
@@ -134,7 +110,9 @@ def view(game: Game, seat: int | None, include_deck: bool = True) -> dict[str, A
         "pool": [DESIGN_NAMES[d] for d in sorted(game.pool)],
         "altars": [altar_json(a) for a in game.altars],
         "seats": seats,
-        "machine": [frame_json(f) for f in game._stack],
+        # The pending steps; the end-of-turn prompt reads as the neutral `turn_end` for
+        # every viewer, since it exists only when its owner could reveal (RULES.md §11).
+        "machine": [step.to_json() for step in game.pending_steps],
         "move": game.base_move + len(game.history),
     }
     if include_deck:
