@@ -6,6 +6,7 @@ import copy
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,12 +19,13 @@ from skytotems import (
     dealt_hands,
     dumps_record,
     final_places,
+    format_altar,
     make_record,
     replay,
     score_sheet,
     view,
 )
-from skytotems.rules.pieces import HORSE
+from skytotems.rules.pieces import DESIGN_NAMES, HORSE
 from skytotems.rules.rng import Rng
 from skytotems.transcript import pick_action, play_out
 
@@ -363,3 +365,25 @@ def test_a_result_that_is_not_an_object_is_refused(three_player_record: Record) 
     record["result"] = "white wins"
     with pytest.raises(RecordError):
         replay(record)
+
+
+def test_s12_a_record_stored_before_the_setup_order_change_still_replays() -> None:
+    """RULES.md §12 setup order (rules note 12.9): building each starting altar in turn,
+    its cloud included, changed only the order of events, not the actions nor the random
+    draws, so a record written by the engine before that change (three seats, each with
+    a cloud card) replays to the same position."""
+    path = Path(__file__).parent / "data" / "record-before-setup-order.json"
+    game = replay(json.loads(path.read_text(encoding="utf-8")))
+    assert [format_altar(a) for a in game.altars] == [
+        "0,0 r g . ./y CC b p",
+        "-2,-1 W C rr ./. . r o/. . b g",
+        "-1,-1 . _ ./b o p/_ p b/. . y",
+    ]
+    assert [sorted(DESIGN_NAMES[d] for d in slot) for slot in game.slots] == [
+        ["orange", "yellow"],
+        [],
+        ["green", "orange", "orange"],
+        ["orange", "red"],
+    ]
+    assert game.bag == [10, 9, 12, 12, 11, 12, 4, 5, 7, 7]
+    assert len(game.history) == 43

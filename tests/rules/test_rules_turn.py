@@ -610,12 +610,14 @@ def test_s12_setup_order_altars_from_start_player_then_slots() -> None:
     play(game, ChooseStart(1, first_cloud_card(game, 1)))
     events = play(game, ChooseStart(0, first_cloud_card(game, 0)))
     assert isinstance(events[1], StartCardsRevealed)
-    placed = [e.seat for e in of_type(events, PedestalPlaced)]
-    assert placed == sorted(placed, reverse=True) and set(placed) == {0, 1}  # seat 1 first
+    # Only the start player's altar is built while it places its cloud (rules note 12.9).
+    assert {e.seat for e in of_type(events, PedestalPlaced)} == {1}
+    assert game.altars[0].pedestal_count() == 0
     assert of_type(events, SlotFilled) == []
     assert game.decision.kind == "place_cloud" and game.decision.seats == (1,)
     assert game.decision.context == {"remaining": 1, "why": "start_card"}
-    play(game, PlaceCloud(1, c(2, 0)))
+    events = play(game, PlaceCloud(1, c(2, 0)))
+    assert {e.seat for e in of_type(events, PedestalPlaced)} == {0}
     assert game.decision.kind == "place_cloud" and game.decision.seats == (0,)
     assert all(slot == [] for slot in game.slots)
     events = play(game, PlaceCloud(0, c(2, 0)))

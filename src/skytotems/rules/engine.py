@@ -77,6 +77,7 @@ from .steps import (
     LastReveals,
     OpenPool,
     RevealReward,
+    StartingAltar,
     StartingChoice,
     Step,
     TopOfTurn,
@@ -415,6 +416,9 @@ class Game:
                         return
                     stack.pop()
                     self._next_last_reveal(step.order)
+                case StartingAltar():
+                    stack.pop()
+                    self._build_start_altar(step.seat)
                 case FillSlots():
                     stack.pop()
                     self._fill_slots_at_setup()
@@ -518,28 +522,31 @@ class Game:
             self._build_start_altars()
 
     def _build_start_altars(self) -> None:
-        """RULES.md §4 steps 4-5: starting altars from the start player on, then slots."""
+        """RULES.md §12 setup order: once every seat has chosen, the starting altars are
+        built one seat at a time from the start player on, then the slots are filled."""
         self._emit(StartCardsRevealed(tuple(c or "" for c in self.start_cards)))
         stack = self._stack
         stack.pop()  # the starting choice
         stack.append(FillSlots())
-        clouds = []
-        for seat in self.turn_order():
-            card = self.cards[self.start_cards[seat] or ""]
-            altar = self.altars[seat]
-            drawn = []
-            for cell, designs in card.start.columns:
-                for d in designs:
-                    if self.bag[d]:
-                        self._take_from_bag(d)
-                        altar.add_pedestal(d, cell)
-                        drawn.append(d)
-                        self._emit(PedestalPlaced(seat, d, cell, "start"))
-            self._emit(PedestalsDrawn(seat, "start", tuple(drawn)))
-            if card.start.cloud:
-                clouds.append(seat)
-        for seat in reversed(clouds):
-            stack.append(CloudsOwed(seat, 1, "start_card"))
+        for seat in reversed(self.turn_order()):
+            stack.append(StartingAltar(seat))
+
+    def _build_start_altar(self, seat: int) -> None:
+        """RULES.md §4 step 4: the card's pedestals, then its cloud (if it shows one) as
+        this seat's `place_cloud` decision, before the next seat builds."""
+        card = self.cards[self.start_cards[seat] or ""]
+        altar = self.altars[seat]
+        drawn = []
+        for cell, designs in card.start.columns:
+            for d in designs:
+                if self.bag[d]:
+                    self._take_from_bag(d)
+                    altar.add_pedestal(d, cell)
+                    drawn.append(d)
+                    self._emit(PedestalPlaced(seat, d, cell, "start"))
+        self._emit(PedestalsDrawn(seat, "start", tuple(drawn)))
+        if card.start.cloud:
+            self._stack.append(CloudsOwed(seat, 1, "start_card"))
 
     def _fill_slots_at_setup(self) -> None:
         for i in range(len(self.slots)):

@@ -25,6 +25,16 @@ class StartingChoice(NamedTuple):
         return _plain_json(self)
 
 
+class StartingAltar(NamedTuple):
+    """§12 setup order: `seat` builds its starting altar; a cloud from the card's icon is
+    its `place_cloud` decision before the next seat builds."""
+
+    seat: int
+
+    def to_json(self) -> list[Any]:
+        return _plain_json(self)
+
+
 class FillSlots(NamedTuple):
     """§4 step 5: the slots are filled once every starting altar is built; round 1 begins."""
 
@@ -157,6 +167,7 @@ class LastReveals(NamedTuple):
 
 Step = (
     StartingChoice
+    | StartingAltar
     | FillSlots
     | TopOfTurn
     | AfterAction
@@ -175,6 +186,7 @@ Step = (
 # Each step's name in JSON (the view's `machine` section; docs/wire-format.md).
 STEP_NAMES: dict[type[Step], str] = {
     StartingChoice: "choose_start",
+    StartingAltar: "start_altar",
     FillSlots: "fill_slots",
     TopOfTurn: "turn",
     AfterAction: "after_action",
