@@ -9,9 +9,10 @@ from skytotems import Game, GameOptions, PlacePedestal
 from skytotems.bots.mcts import Level, MctsBot
 
 # A search budget small enough for tests that check legality and determinism.
-TINY = Level(iterations=3, determinizations=1, time_cap=5.0)
+# (the time cap is only a safety limit: ample, so a loaded machine never cuts a search)
+TINY = Level(iterations=3, determinizations=1, time_cap=120.0)
 # The same, with the other seats' turns chosen by the estimate in playouts (as hard).
-TINY_ESTIMATE = Level(iterations=3, determinizations=1, time_cap=5.0, opponent_turn="estimate")
+TINY_ESTIMATE = Level(iterations=3, determinizations=1, time_cap=120.0, opponent_turn="estimate")
 
 
 def tiny_mcts(name: str, seed: int) -> MctsBot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from skytotems import Game, GameOptions, view
@@ -15,6 +17,8 @@ def test_every_registered_name_makes_a_bot(name: str) -> None:
     assert isinstance(bot, Bot)
     assert bot.name == ("mcts-medium" if name == "mcts" else name)
 
+
+UNCAPPED_EASY = replace(LEVELS["easy"], time_cap=120.0)
 
 def test_unknown_names_are_refused_with_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="greedy"):
@@ -37,16 +41,18 @@ def test_mcts_spends_its_budget_and_repeats_itself_for_a_seed() -> None:
     game, seat = first_real_turn()
     seen = view(game, seat)
     legal = game.legal_actions(seat)
-    bot = make_bot("mcts-easy", 5)
+    made = make_bot("mcts-easy", 5)
+    assert isinstance(made, MctsBot) and made.level == LEVELS["easy"]
+    # the same budget without the safety time cap, which a loaded machine can reach
+    bot = MctsBot(5, UNCAPPED_EASY)
     action = bot.choose(seen, legal)
-    assert isinstance(bot, MctsBot)
     assert bot.last_iterations == LEVELS["easy"].iterations
-    assert make_bot("mcts-easy", 5).choose(seen, legal) == action
+    assert MctsBot(5, UNCAPPED_EASY).choose(seen, legal) == action
 
 
 def test_mcts_reuses_its_search_within_a_turn() -> None:
     game, seat = first_real_turn()
-    bot = MctsBot(2, "easy")
+    bot = MctsBot(2, UNCAPPED_EASY)
     action = bot.choose(view(game, seat), game.legal_actions(seat))
     searched_root = bot._last[3] if bot._last else None
     game.apply(action)
