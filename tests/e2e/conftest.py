@@ -33,7 +33,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
 ]
-SERVER_START_TIMEOUT_S = 40.0
+SERVER_START_TIMEOUT_S = 120.0
 
 
 class LiveServer(ServerProcess):
