@@ -209,9 +209,8 @@ def play_episode(
     observation, info = env.reset(seed=seed)
     grads: list[np.ndarray] = []
     while True:
-        index, grad = policy.act(
-            observation["observation"], observation["action_mask"], rng, greedy
-        )
+        # one level of keys: the encoder's arrays and the action mask
+        index, grad = policy.act(observation, observation["action_mask"], rng, greedy)
         grads.append(grad)
         observation, reward, terminated, truncated, info = env.step(index)
         if terminated or truncated:

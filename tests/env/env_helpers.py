@@ -43,11 +43,13 @@ def play_random(
 
 
 def same_observation(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two observations (observation dict + mask) hold equal arrays."""
-    if not np.array_equal(a["action_mask"], b["action_mask"]):
-        return False
-    oa, ob = a["observation"], b["observation"]
-    return oa.keys() == ob.keys() and all(np.array_equal(oa[k], ob[k]) for k in oa)
+    """Whether two observations hold equal arrays: the AEC's nested
+    ``{"observation", "action_mask"}`` or the Gymnasium wrapper's one level of keys."""
+    if "observation" in a:
+        a = {**a["observation"], "action_mask": a["action_mask"]}
+    if "observation" in b:
+        b = {**b["observation"], "action_mask": b["action_mask"]}
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
 def eager_index(observation: dict[str, Any], rng: np.random.Generator, codec: Any) -> int:

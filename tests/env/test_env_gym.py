@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import doctest
 import pickle
+import warnings
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -16,6 +17,7 @@ from gymnasium.utils.env_checker import check_env
 
 from skytotems import Action
 from skytotems.env import (
+    GYMNASIUM_ID,
     SkyTotemsGymEnv,
     gym_wrapper,
     random_opponent,
@@ -142,3 +144,73 @@ def test_copies_mid_episode() -> None:
 def test_docstring_examples_run(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- the flat observation and the Gymnasium id (issue 19) -------------------------------
+
+
+def test_default_observation_has_one_level_of_keys() -> None:
+    env = SkyTotemsGymEnv(players=2)
+    observation, _ = env.reset(seed=3)
+    assert not any(isinstance(v, dict) for v in observation.values())
+    assert env.observation_space.contains(observation)
+    assert set(observation) == set(env.aec.encoder.space.spaces) | {"action_mask"}
+
+
+def test_flat_observation_is_the_flattened_encoder_arrays() -> None:
+    """The flat vector holds exactly the dict observation's arrays, as float32."""
+    flat = SkyTotemsGymEnv(players=3, learner_seat=1, observation="flat")
+    nested = SkyTotemsGymEnv(players=3, learner_seat=1)
+    vector, info = flat.reset(seed=5)
+    arrays, _ = nested.reset(seed=5)
+    assert vector.dtype == np.float32 and flat.observation_space.contains(vector)
+    expected = np.concatenate(
+        [arrays[k].ravel() for k in sorted(arrays) if k != "action_mask"]
+    ).astype(np.float32)
+    assert np.array_equal(vector, expected)
+    assert np.array_equal(info["action_mask"], arrays["action_mask"])
+    index = int(np.flatnonzero(flat.action_masks())[0])
+    vector, *_ = flat.step(index)
+    arrays, *_ = nested.step(index)
+    assert not np.array_equal(vector, expected)  # the learner's choice shows
+    assert flat.observation_space.contains(vector)
+
+
+def test_bad_observation_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="observation must be"):
+        SkyTotemsGymEnv(observation="nested")
+
+
+@pytest.mark.parametrize("observation", ["dict", "flat"])
+def test_gymnasium_id_passes_check_env_with_render_modes(observation: str) -> None:
+    """gymnasium.make builds the wrapper, and check_env also tries each render mode
+    through the registered spec."""
+    import gymnasium
+
+    env = gymnasium.make(GYMNASIUM_ID, opponents="random", observation=observation)
+    assert isinstance(env.unwrapped, SkyTotemsGymEnv)
+    assert env.unwrapped.observation_mode == observation
+    check_env(env.unwrapped)
+
+
+def test_stable_baselines3_check_env_accepts_the_flat_observation() -> None:
+    sb3_checker = pytest.importorskip(
+        "stable_baselines3.common.env_checker",
+        reason="Stable-Baselines3 is not installed (the sb3 extra; .ci/run installs it)",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3 warns about what it cannot use
+        sb3_checker.check_env(SkyTotemsGymEnv(observation="flat"))
+
+
+def test_reset_ignores_other_options_without_warning() -> None:
+    """PettingZoo's api_test passes options={"options": 1}: no warning, and the game
+    starts as without it."""
+    env = SkyTotemsGymEnv(players=2)
+    plain, _ = env.reset(seed=9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with_dummy, _ = env.reset(seed=9, options={"options": 1})
+    assert same_observation(plain, with_dummy)
+    with pytest.raises(TypeError, match="Position"):
+        env.reset(seed=9, options={"position": "0,0 _ _/_ _"})

@@ -90,6 +90,7 @@ from ..rules.actions import (
 )
 from ..rules.altar import Altar
 from ..rules.decisions import DECISION_KINDS
+from ..rules.engine import Game
 from ..rules.grid import STRIDE, cell, xy
 from ..rules.missions import Mission
 from ..rules.options import TOTAL_SLOTS
@@ -380,6 +381,11 @@ class ActionCodec:
             out[self.fallback] = self.fallback_action(legal)
         return out
 
+    def seat_index_map(self, game: Game, seat: int) -> dict[int, Action]:
+        """`legal_index_map` of `seat`'s legal actions now, with its own hand and goals
+        in the order its view lists them (``game.hands`` and ``game.goals``)."""
+        return self.legal_index_map(game.legal_actions(seat), game.hands[seat], game.goals[seat])
+
     def mask(self, index_map: Mapping[int, Action]) -> np.ndarray:
         """The int8 action mask of an index map."""
         mask = np.zeros(self.size, dtype=np.int8)
@@ -397,6 +403,21 @@ def action_cells(action: Action) -> tuple[int, ...]:
 
 
 # --- observations ------------------------------------------------------------------------
+
+
+def flat_observation_space(encoder: ObservationEncoder) -> spaces.Box:
+    """The float32 Box of `flatten_observation` (the encoder's arrays, key after key in
+    the order of ``encoder.space``), for libraries that take one vector."""
+    box = spaces.flatten_space(encoder.space)
+    assert isinstance(box, spaces.Box)  # a Dict of Boxes flattens to a Box
+    return spaces.Box(box.low.astype(np.float32), box.high.astype(np.float32), dtype=np.float32)
+
+
+def flatten_observation(
+    encoder: ObservationEncoder, arrays: Mapping[str, np.ndarray]
+) -> np.ndarray:
+    """The encoder's arrays as one float32 vector (see `flat_observation_space`)."""
+    return np.asarray(spaces.flatten(encoder.space, arrays), dtype=np.float32)
 
 
 def _box(low: float, high: float, shape: tuple[int, ...], dtype: Any) -> spaces.Box:

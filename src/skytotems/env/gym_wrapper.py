@@ -5,15 +5,23 @@
 >>> observation, info = env.reset(seed=1)
 >>> int(info["action_mask"].sum()) == int(observation["action_mask"].sum())
 True
+>>> SkyTotemsGymEnv(observation="flat").observation_space.shape
+(5313,)
 
-Spaces, rewards and options are those of `sky_totems_v0` (observation = the learner's
-``{"observation", "action_mask"}``, ``Discrete`` actions). A step answers one decision
-of the learner, then lets the opponents answer theirs until the learner must choose
-again or the game ends; the reward (win/loss or score difference) comes with the final
-step. ``info["action_mask"]`` repeats the mask, and `action_masks()` returns it, for
-libraries that expect either. A masked-out action ends the episode with reward -1
-and ``info["illegal_action"]`` (``illegal_action="lose"``, the default, like the
-PettingZoo ``env()``), or raises ``ValueError`` (``illegal_action="raise"``).
+Actions, rewards and options are those of `sky_totems_v0`. The observation is chosen
+with ``observation``: ``"dict"`` (the default) is one ``Dict`` with one level of keys,
+the encoder's arrays (``ObservationEncoder``) plus ``"action_mask"``; ``"flat"`` is
+those arrays as one float32 ``Box`` (no mask: take it from `action_masks()`), which
+Stable-Baselines3's ``MlpPolicy`` and sb3-contrib's ``MaskablePPO`` take as they are.
+The Gymnasium id ``skytotems/SkyTotems-v0`` makes this class (docs/env.md).
+
+A step answers one decision of the learner, then lets the opponents answer theirs
+until the learner must choose again or the game ends; the reward (win/loss or score
+difference) comes with the final step. ``info["action_mask"]`` repeats the mask, and
+`action_masks()` returns it, for libraries that expect either. A masked-out action
+ends the episode with reward -1 and ``info["illegal_action"]``
+(``illegal_action="lose"``, the default, like the PettingZoo ``env()``), or raises
+``ValueError`` (``illegal_action="raise"``).
 
 Opponents are given per seat, as one spec for all or a list for the other seats in
 clockwise order from the learner. A spec is a bot name (through
@@ -26,14 +34,14 @@ answer with engine actions, which need not lie inside the window.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
 
 from ..rules.actions import Action
-from .encoding import DEFAULT_WINDOW
+from .encoding import DEFAULT_WINDOW, flat_observation_space, flatten_observation
 from .sky_totems_v0 import raw_env, render_text
 
 
@@ -92,12 +100,16 @@ def resolve_opponent(spec: OpponentSpec, seed: int | None = None) -> Opponent:
     raise TypeError(f"an opponent is a bot name, an object with choose(), or a callable: {spec!r}")
 
 
-class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+OBSERVATION_MODES = ("dict", "flat")
+
+
+class SkyTotemsGymEnv(gymnasium.Env[Any, np.int64]):
     """One learning seat against bots (see the module docstring).
 
     `learner_seat` is a seat number or ``"random"`` (drawn at each reset);
-    `illegal_action` is ``"lose"`` or ``"raise"`` (module docstring); the other keyword
-    arguments are those of ``sky_totems_v0.raw_env``.
+    `illegal_action` is ``"lose"`` or ``"raise"`` and `observation` ``"dict"`` or
+    ``"flat"`` (module docstring); the other keyword arguments are those of
+    ``sky_totems_v0.raw_env``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
@@ -113,9 +125,13 @@ class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         window: int = DEFAULT_WINDOW,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        observation: str = "dict",
     ) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if observation not in OBSERVATION_MODES:
+            raise ValueError(f"observation must be 'dict' or 'flat', got {observation!r}")
+        self.observation_mode = observation
         self.illegal_action = illegal_action
         self._lost_by_illegal = False
         self.aec = raw_env(
@@ -140,7 +156,14 @@ class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             if not (isinstance(spec, str) or hasattr(spec, "choose") or callable(spec)):
                 raise TypeError(f"not an opponent: {spec!r}")
         first = self.aec.possible_agents[0]
-        self.observation_space = self.aec.observation_spaces[first]
+        self.observation_space: gymnasium.Space[Any]
+        if observation == "flat":
+            self.observation_space = flat_observation_space(self.aec.encoder)
+        else:
+            mask_space = self.aec.observation_spaces[first]["action_mask"]
+            self.observation_space = gymnasium.spaces.Dict(
+                {**self.aec.encoder.space.spaces, "action_mask": mask_space}
+            )
         self.action_space = self.aec.action_spaces[first]
         self.learner_seat = 0 if learner_seat == "random" else int(learner_seat)
         self.opponents: dict[int, Opponent] = {}
@@ -152,7 +175,7 @@ class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         self._lost_by_illegal = False
         rng = self.np_random
@@ -164,28 +187,26 @@ class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             seat = (self.learner_seat + 1 + k) % self.players
             self.opponents[seat] = resolve_opponent(spec, int(rng.integers(0, 2**31 - 1)))
         self._play_opponents()
-        observation = self.aec.observe(self.learner)
-        return observation, self._info(observation)
+        return self._observe()
 
     def step(
         self, action: int | np.integer[Any]
-    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.aec.agent_selection != self.learner or self._over() or self._lost_by_illegal:
             raise RuntimeError("the episode is over: call reset()")
         if self.illegal_action == "lose" and int(action) not in self.aec.index_map(self.learner):
             self._lost_by_illegal = True
-            observation = self.aec.observe(self.learner)
-            info = self._info(observation)
+            observation, info = self._observe()
             info["illegal_action"] = True
             return observation, -1.0, True, False, info
         self.aec.step(action)
         self._play_opponents()
-        observation = self.aec.observe(self.learner)
+        observation, info = self._observe()
         reward = float(self.aec._cumulative_rewards.get(self.learner, 0.0))
         terminated = self._over()
         if self.render_mode == "human":
             self.render()
-        return observation, reward, terminated, False, self._info(observation)
+        return observation, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's current action mask (for maskable-policy libraries)."""
@@ -215,10 +236,15 @@ class SkyTotemsGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             action = self.opponents[seat].choose(aec.seat_view(agent), game.legal_actions(seat))
             aec.step_action(action)
 
-    def _info(self, observation: Mapping[str, Any]) -> dict[str, Any]:
-        info: dict[str, Any] = {
-            "action_mask": observation["action_mask"],
-            "seat": self.learner_seat,
-        }
+    def _observe(self) -> tuple[Any, dict[str, Any]]:
+        """The learner's observation in the chosen form, and the step's info."""
+        nested = self.aec.observe(self.learner)
+        mask = nested["action_mask"]
+        observation: Any
+        if self.observation_mode == "flat":
+            observation = flatten_observation(self.aec.encoder, nested["observation"])
+        else:
+            observation = {**nested["observation"], "action_mask": mask}
+        info: dict[str, Any] = {"action_mask": mask, "seat": self.learner_seat}
         info.update(self.aec.infos.get(self.learner, {}))
-        return info
+        return observation, info

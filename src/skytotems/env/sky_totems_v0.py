@@ -150,7 +150,8 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
     which each game's engine seed is drawn (same seed, same actions: same game).
     ``options={"position": skytotems.Position(...)}`` starts from a mid-game position
     of the same options instead (its future draws follow the environment's seed, not
-    the position's); other keys are ignored with a warning.
+    the position's); other keys are ignored (PettingZoo's and Gymnasium's checkers pass
+    a dummy option), while a ``position`` that is not a matching ``Position`` is an error.
 
     Copies: ``copy.deepcopy(env)`` and ``pickle`` work at any point of a game and give
     independent environments that continue identically (search over environments);
@@ -222,12 +223,9 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         game_seed = int(self._np_random.integers(0, 2**63 - 1))
-        position = None
-        for key, value in (options or {}).items():
-            if key == "position":
-                position = value
-            else:
-                warnings.warn(f"sky_totems_v0.reset: unknown option {key!r} ignored", stacklevel=2)
+        # Other keys are ignored, as Gymnasium and PettingZoo expect (their checkers pass
+        # a dummy option); the one key read is checked strictly.
+        position = (options or {}).get("position")
         if position is not None:
             self.game = self._game_from_position(position, game_seed)
         else:
@@ -278,10 +276,7 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
             if game.is_over or agent != self.agent_selection or agent not in self.agents:
                 cached = {}
             else:
-                own = self.seat_view(agent)["seats"][seat]
-                hand = own.get("hand", ())
-                goals = [g["card"] for g in own.get("goals", ())]
-                cached = self.codec.legal_index_map(game.legal_actions(seat), hand, goals)
+                cached = self.codec.seat_index_map(game, seat)
             self._index_maps[seat] = cached
         return cached
 
@@ -338,19 +333,14 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     def _finish(self) -> None:
         final = view(self._require_game(), None)
-        totals = [sheet["total"] for sheet in final["score_sheets"]]
-        places = final["places"]
+        rewards = final_rewards(final, self.reward_mode)
         for seat, agent in enumerate(self.possible_agents):
-            if self.reward_mode == "score_diff":
-                best_other = max(t for s, t in enumerate(totals) if s != seat)
-                reward = float(totals[seat] - best_other)
-            elif places[seat] != 1:
-                reward = -1.0
-            else:
-                reward = 0.0 if places.count(1) > 1 else 1.0
-            self.rewards[agent] = reward
+            self.rewards[agent] = rewards[seat]
             self.terminations[agent] = True
-            self.infos[agent] = {"score": totals[seat], "place": places[seat]}
+            self.infos[agent] = {
+                "score": final["score_sheets"][seat]["total"],
+                "place": final["places"][seat],
+            }
 
     def _pending_agent(self) -> str:
         seats = self._require_game().decision.seats
@@ -410,6 +400,22 @@ class raw_env(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]  # Pettin
 
     def __setstate__(self, state: Mapping[str, Any]) -> None:
         self.__dict__.update(state)
+
+
+def final_rewards(final_view: Mapping[str, Any], mode: str = "win_loss") -> list[float]:
+    """Each seat's reward from a finished game's spectator view (see `raw_env`'s
+    Rewards): ``win_loss`` +1 / -1 / 0 for a shared first place, or ``score_diff``."""
+    totals = [sheet["total"] for sheet in final_view["score_sheets"]]
+    places = final_view["places"]
+    rewards = []
+    for seat, total in enumerate(totals):
+        if mode == "score_diff":
+            rewards.append(float(total - max(t for s, t in enumerate(totals) if s != seat)))
+        elif places[seat] != 1:
+            rewards.append(-1.0)
+        else:
+            rewards.append(0.0 if places.count(1) > 1 else 1.0)
+    return rewards
 
 
 def render_text(spectator_view: Mapping[str, Any]) -> str:

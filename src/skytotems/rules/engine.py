@@ -114,11 +114,14 @@ class Game:
         options: GameOptions | None = None,
         seed: int = 0,
         deck: Deck | None = None,
+        rng: Rng | None = None,
     ) -> None:
         self.options = options or GameOptions()
         self.deck = deck or default_deck()
         self.seed = seed
-        self.rng = Rng(seed)
+        # `rng` replaces the seeded generator where something outside chooses the draws
+        # (OpenSpiel's explicit chance nodes); `seed` is then only recorded.
+        self.rng = Rng(seed) if rng is None else rng
         n = self.options.seats
         self.n = n
         self.kinds = self.options.resolve_kinds(self.rng)
