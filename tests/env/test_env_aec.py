@@ -380,3 +380,12 @@ def test_bad_options_are_refused() -> None:
         sky_totems_v0.raw_env(reward="points")
     with pytest.raises(ValueError):
         sky_totems_v0.raw_env(render_mode="rgb_array")
+
+
+def test_pettingzoo_dummy_option_gives_no_warning() -> None:
+    """api_test resets with options={"options": 1}: ignored, with no warning."""
+    env = sky_totems_v0.env(players=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=0, options={"options": 1})
+    assert env.agent_selection == "player_0"

@@ -1,0 +1,33 @@
+"""Stable-Baselines3 + sb3-contrib on the Gymnasium id with no glue (the sb3 extra)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+sb3_contrib = pytest.importorskip(
+    "sb3_contrib", reason="sb3-contrib is not installed (the sb3 extra; .ci/run installs it)"
+)
+torch = pytest.importorskip("torch", reason="torch is not installed (the sb3 extra)")
+
+import gymnasium  # noqa: E402
+
+from skytotems.env import GYMNASIUM_ID  # noqa: E402
+
+
+def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
+    """MaskablePPO("MlpPolicy", env) straight on gymnasium.make: the masks reach the
+    policy through Gymnasium's wrappers, and its moves are legal."""
+    torch.set_num_threads(1)  # the 2-core machine is shared with the other tests
+    env = gymnasium.make(GYMNASIUM_ID, opponents="random", observation="flat")
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0)
+    model.learn(64)
+    observation, _ = env.reset(seed=4)
+    for _ in range(20):
+        mask = env.unwrapped.action_masks()
+        action, _ = model.predict(observation, action_masks=mask, deterministic=True)
+        assert mask[int(action)] == 1
+        observation, _, terminated, _, _ = env.step(action)
+        if terminated:
+            break
+    assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
