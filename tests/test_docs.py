@@ -36,6 +36,7 @@ DOCTEST_FILES = [
     "README.md",
     "docs/api.md",
     "docs/bots.md",
+    "docs/env.md",
     "docs/notation.md",
     "docs/record-format.md",
 ]
