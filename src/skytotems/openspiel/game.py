@@ -33,7 +33,7 @@ from ..rules.view import view
 from .chance import Distribution, ScriptedRng, resolve
 
 GAME_NAME = "python_sky_totems"
-MAX_GAME_LENGTH = 6000  # moves and chance outcomes; measured games stay far below (docs)
+MAX_GAME_LENGTH = 6000  # moves and chance outcomes; random 4-player games take about 300
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
