@@ -20,7 +20,7 @@ def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
     policy through Gymnasium's wrappers, and its moves are legal."""
     torch.set_num_threads(1)  # the 2-core machine is shared with the other tests
     env = gymnasium.make(GYMNASIUM_ID, opponents="random", observation="flat")
-    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
     model.learn(64)
     observation, _ = env.reset(seed=4)
     for _ in range(20):
