@@ -176,3 +176,9 @@ def test_openspiel_ismcts_bot_plays_the_game() -> None:
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_player_counts_outside_two_to_four_are_refused(players: int) -> None:
+    with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+        pyspiel.load_game("python_sky_totems", {"players": players})

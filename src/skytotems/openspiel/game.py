@@ -73,6 +73,8 @@ class SkyTotemsGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
+        if params.get("players", 2) not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {params['players']!r}")
         options = GameOptions(
             players=int(params.get("players", 2)),
             totems=str(params.get("totems", "beginner")),
@@ -98,6 +100,8 @@ class SkyTotemsGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> SeatObserver:
+        if isinstance(iig_obs_type, Mapping):  # pyspiel passes only params when no type
+            iig_obs_type, params = None, iig_obs_type
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         if iig_obs_type is not None and (
