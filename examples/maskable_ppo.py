@@ -1,9 +1,9 @@
 """MaskablePPO (sb3-contrib) on Sky Totems with no glue: `pip install -e '.[sb3]'`.
 
-python examples/maskable_ppo.py [training steps, default 50000] [evaluation games, default 100]
+python examples/maskable_ppo.py [--steps 50000] [--games 100]  (--help lists the options)
 """
 
-import sys
+import argparse
 import time
 
 import gymnasium
@@ -13,15 +13,24 @@ from stable_baselines3.common.monitor import Monitor
 
 import skytotems.env  # noqa: F401  (registers skytotems/SkyTotems-v0)
 
-steps, games = (int(a) for a in [*sys.argv[1:], "50000", "100"][:2])
+parser = argparse.ArgumentParser(description="Train MaskablePPO, then play random and greedy.")
+parser.add_argument("--steps", type=int, default=50_000, help="training steps (default 50000)")
+parser.add_argument("--games", type=int, default=100, help="games against each bot (default 100)")
+args = parser.parse_args()
 env = gymnasium.make("skytotems/SkyTotems-v0", opponents="random", observation="flat")
+# PPO trains by whole rollouts of n_steps (SB3's default 2,048): a short run gets a short one
+rollout = max(64, min(2048, args.steps))
 start = time.perf_counter()
-model = MaskablePPO("MlpPolicy", env, seed=0).learn(steps)
-print(f"trained {steps} steps in {time.perf_counter() - start:.0f} s")
+model = MaskablePPO("MlpPolicy", env, n_steps=rollout, seed=0).learn(args.steps)
+print(f"trained {model.num_timesteps} steps in {time.perf_counter() - start:.0f} s")
 for opponent in ("random", "greedy"):
-    rival = Monitor(gymnasium.make(
-        "skytotems/SkyTotems-v0", opponents=opponent, observation="flat", learner_seat="random"
-    ))
+    rival = Monitor(
+        gymnasium.make(
+            "skytotems/SkyTotems-v0", opponents=opponent, observation="flat", learner_seat="random"
+        )
+    )
     rival.reset(seed=1)  # evaluation games of their own, the learner in either seat
-    rewards, _ = evaluate_policy(model, rival, n_eval_episodes=games, return_episode_rewards=True)
-    print(f"vs {opponent}: won {sum(r > 0 for r in rewards)} of {games}")
+    rewards, _ = evaluate_policy(
+        model, rival, n_eval_episodes=args.games, return_episode_rewards=True
+    )
+    print(f"vs {opponent}: won {sum(r > 0 for r in rewards)} of {args.games}")

@@ -214,3 +214,12 @@ def test_reset_ignores_other_options_without_warning() -> None:
     assert same_observation(plain, with_dummy)
     with pytest.raises(TypeError, match="Position"):
         env.reset(seed=9, options={"position": "0,0 _ _/_ _"})
+
+
+def test_an_unknown_opponent_is_refused_when_the_env_is_built() -> None:
+    """Not at the first reset, deep inside the bot registry (a trial tripped on it)."""
+    with pytest.raises(ValueError, match="opponents: unknown bot 'mcts-ultra'"):
+        SkyTotemsGymEnv(players=2, opponents="mcts-ultra")
+    with pytest.raises(ValueError, match="opponents: unknown bot"):
+        SkyTotemsGymEnv(players=3, opponents=["greedy", "nobody"])
+    assert SkyTotemsGymEnv(players=2, opponents="mcts").opponent_specs == ["mcts"]  # an alias

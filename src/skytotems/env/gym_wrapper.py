@@ -40,6 +40,7 @@ from typing import Any, Protocol
 import gymnasium
 import numpy as np
 
+from ..bots.registry import BOT_NAMES, make_bot
 from ..rules.actions import Action
 from .encoding import DEFAULT_WINDOW, flat_observation_space, flatten_observation
 from .sky_totems_v0 import raw_env, render_text
@@ -82,16 +83,7 @@ class _CallableOpponent:
 def resolve_opponent(spec: OpponentSpec, seed: int | None = None) -> Opponent:
     """A bot from a name, an object with `choose`, or a callable (see the module doc)."""
     if isinstance(spec, str):
-        try:
-            from ..bots import make_bot
-
-            bot: Opponent = make_bot(spec, 0 if seed is None else seed)
-        except ImportError:  # skytotems.bots missing or incomplete: "random" still works
-            if spec == "random":
-                return RandomOpponent(seed)
-            raise ValueError(
-                f"bot {spec!r}: bot names other than 'random' need skytotems.bots"
-            ) from None
+        bot: Opponent = make_bot(spec, 0 if seed is None else seed)
         return bot
     if hasattr(spec, "choose"):
         return spec
@@ -153,6 +145,10 @@ class SkyTotemsGymEnv(gymnasium.Env[Any, np.int64]):
         else:
             self.opponent_specs = [opponents] * (players - 1)
         for spec in self.opponent_specs:
+            if isinstance(spec, str) and spec not in BOT_NAMES:  # refused now, not at reset
+                raise ValueError(
+                    f"opponents: unknown bot {spec!r}; expected one of {', '.join(BOT_NAMES)}"
+                )
             if not (isinstance(spec, str) or hasattr(spec, "choose") or callable(spec)):
                 raise TypeError(f"not an opponent: {spec!r}")
         first = self.aec.possible_agents[0]
