@@ -51,13 +51,16 @@ def test_e18_each_impossible_field_is_a_value_error_naming_it() -> None:
     refused("round", round=0)
     refused("round", phase="final", round=3)
     refused("phase", phase="over")
+    # a phase with the wrong decision says which decision that phase takes
+    assert "'last_reveal'" in refused("phase", phase="last_reveals", round=10)
     refused("slots", slots=["r", ""])
     refused("slots", slots=["x", "", ""])
     refused("goals", goals=[["high-place"]])
     refused("goals", goals=[["high-place", "skyline", "plaza"], []])
     refused("goals", goals=[["high-place", "high-place"], []])
     refused("cards", goals=[["high-place"], ["high-place"]])
-    refused("cards", goals=[["no-such-card"], []])
+    refused("goals", goals=[["no-such-card"], []])  # named by the field it came in
+    refused("revealed", revealed=[["no-such-card"], []])
     refused("extra_turns", extra_turns=-1)
     refused("decision", decision="choose_start")
     refused("pool", decision="place_pedestal")
@@ -67,7 +70,7 @@ def test_e18_each_impossible_field_is_a_value_error_naming_it() -> None:
 
 def test_e18_the_bag_must_make_up_the_box_unless_a_short_bag_is_allowed() -> None:
     """RULES.md §1 (118 pedestals): a given bag, with the pieces in play, is the box."""
-    refused("bag", bag={"red": 2})
+    assert "short_bag=True" in refused("bag", bag={"red": 2})  # the message names the way out
     refused("bag", bag={"red": 16})  # more than exist, even with a short bag allowed
     refused("bag", bag={"red": 16}, short_bag=True)
     refused("altars", altars=["0,0 " + " ".join(["rrrrrrrr"] * 2), EMPTY])  # 16 red

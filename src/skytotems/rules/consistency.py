@@ -90,7 +90,8 @@ def _check_pieces(game: Game, complete_bag: bool) -> None:
         if short:
             raise ValueError(
                 "bag: with the pieces in play it does not make up the box "
-                f"(missing {', '.join(short)}); give a complete bag or allow a short one"
+                f"(missing {', '.join(short)}); give a complete bag or allow a short one "
+                "(Position(short_bag=True), Game.restore(complete_bag=False))"
             )
 
 
@@ -110,9 +111,15 @@ def _check_cards(game: Game) -> None:
         hand = list(game.hands[seat])
         if game.phase == "setup" and len(hand) != 3:
             raise ValueError(f"hands: seat {seat} is dealt 3 cards during setup, not {len(hand)}")
-        for card in own + [c for c in hand if c not in own]:
+        fields = [
+            *(("goals", c) for c in game.goals[seat]),
+            *(("revealed", c) for c in game.revealed[seat]),
+            *([("start_cards", start)] if start is not None else []),
+            *(("hands", c) for c in hand if c not in own),
+        ]
+        for field, card in fields:
             if card not in game.cards:
-                raise ValueError(f"cards: {card!r} (seat {seat}) is not in play in this game")
+                raise ValueError(f"{field}: {card!r} (seat {seat}) is not in play in this game")
             holder = owner.setdefault(card, seat)
             if holder != seat:
                 raise ValueError(f"cards: {card!r} is held by seats {holder} and {seat}")

@@ -87,9 +87,11 @@ def game_from_position(position: Position) -> Game:
     if allowed is None:
         raise ValueError(f"decision: {position.decision!r} is not one of {', '.join(DECISIONS)}")
     if position.phase not in allowed:
+        fitting = [d for d, phases in DECISIONS.items() if position.phase in phases]
         raise ValueError(
             f"phase: a {position.decision} decision comes in the {' or '.join(allowed)} "
-            f"phase, not {position.phase!r}"
+            f"phase, not {position.phase!r} (the {position.phase!r} phase takes a decision "
+            f"of {', '.join(map(repr, fitting))})"
         )
     if position.decision == "place_pedestal" and not position.pool:
         raise ValueError("pool: a place_pedestal decision needs an open pool")
