@@ -184,7 +184,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(body: CreateTable, rt: Rt) -> dict[str, Any]:
         """Create a table. Each human seat gets a secret token: its invite link."""
         table, tokens = await rt.service.create(
-            body.options.model_dump(), [s.model_dump() for s in body.seats], body.clock
+            body.options.model_dump(),
+            [s.model_dump() for s in body.seats],
+            body.clock,
+            listed=body.listed,
         )
         return {
             "table": table.summary(),
@@ -199,7 +202,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit = max(1, min(limit, 200))
         if status == "finished":
             return {"tables": await rt.archive.finished(limit)}
-        tables = sorted(rt.service.tables.active.values(), key=lambda t: -t.created_ms)[:limit]
+        # only listed tables still open to join or watch (private games are found by
+        # their players' tokens; a closed or abandoned table is not open)
+        shown = [
+            t
+            for t in rt.service.tables.active.values()
+            if t.listed and t.status in ("waiting", "playing")
+        ]
+        tables = sorted(shown, key=lambda t: -t.created_ms)[:limit]
         return {"tables": [t.summary() for t in tables]}
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary, tags=["tables"])

@@ -32,3 +32,7 @@ class Publisher(Protocol):
     ) -> None:
         """Announce `table`'s new state: the engine `events` of its last entry and the
         server's own notices; `reset` when watchers must start again from the view."""
+
+    def publish_chat(self, table: Table, message: dict[str, Any], ack: Ack | None = None) -> None:
+        """Announce a stored chat message of `table` (channel "players": everyone there;
+        "spectators": the spectators only)."""

@@ -8,10 +8,14 @@ client → server
   {"type": "undo", "id": <any>, "seq": <last seq seen>, "to": "last" | "turn"}
   {"type": "takeover", "id": <any>, "player": <player whose time ran out>}
   {"type": "ping", "id": <any>}
+  {"type": "chat", "id": <any>, "text": "<plain text>", "name": "<spectator's name>" | null}
+    (a seated player speaks in the "players" channel; a spectator, under `name`, in the
+    "spectators" channel; at most Settings.chat_max_chars characters and
+    chat_rate_count messages per chat_rate_window_s)
 
 server → client
   {"type": "welcome", "table": {...summary}, "player": n | null, "seats": [...],
-   "deck": {...deck file...}, "protocol": 1}
+   "deck": {...deck file...}, "chat": [<chat message>...], "protocol": 1}
   {"type": "state", "seq": n, "status": ..., "player": n | null, "view": {...},
    "events": [...], "clocks": {...} | null, "undo": {"last": b, "turn": b},
    "reset": true (only after an undo or when the events since `seq` are gone),
@@ -19,7 +23,14 @@ server → client
   {"type": "error", "code": "...", "message": "...", "id": <id>}
   {"type": "done", "id": <id>}     (a take-over was made; everyone gets the new state)
   {"type": "pong", "id": <id>}
+  {"type": "chat", "message": {"id": n, "at_ms": t, "player": n | null,
+   "channel": "players" | "spectators", "name": "...", "text": "..."},
+   "ack": <id> (only to the connection that said it)}
 
+Chat is plain text (clients show it as text, never as markup). Everyone at the table
+reads the players' channel; only spectators read the spectators' channel (players are
+not told what onlookers say about their game). `welcome` carries the last messages the
+connection may read.
 The `view` is `skytotems.view(game, seat)` without its `deck` (sent once, in welcome).
 Events are the engine's, filtered for the seat by `events_for`, followed by the server's
 own (player_joined, undone, time_out, taken_over, table_expired, table_cancelled). A
@@ -43,7 +54,7 @@ from skytotems import Event, events_for, view
 
 from .bus import Ack
 from .errors import ServiceError
-from .schemas import CLIENT_MESSAGE, Act, Hello, Ping, Takeover, Undo
+from .schemas import CLIENT_MESSAGE, Act, Chat, Hello, Ping, Takeover, Undo
 from .service import TableService
 from .store import now_ms
 from .table import Table
@@ -198,6 +209,25 @@ class Hub:
                 else:
                     conn.send(data)
 
+    def publish_chat(self, table: Table, message: dict[str, Any], ack: Ack | None = None) -> None:
+        """Send a chat message to every socket of `table` that may read its channel."""
+        room = self.rooms.get(table.id)
+        if not room:
+            return
+        data = orjson.dumps({"type": "chat", "message": message})
+        for conn in room:
+            if not may_read(conn.player, message):
+                continue
+            if ack is not None and conn is ack[0]:
+                conn.send(with_ack(data, ack[1]))
+            else:
+                conn.send(data)
+
+
+def may_read(player: int | None, message: dict[str, Any]) -> bool:
+    """Everyone reads the players' channel; only spectators read the spectators'."""
+    return message["channel"] == "players" or player is None
+
 
 def with_ack(data: bytes, msg_id: Any) -> bytes:
     """`data` (a JSON object) with an "ack" field first, without serialising it again."""
@@ -271,6 +301,7 @@ async def serve_socket(
                 "player": player,
                 "seats": list(table.engine_seats(player)) if player is not None else [],
                 "deck": hub.deck_json(table),
+                "chat": [m for m in table.chat if may_read(player, m)],
             }
         )
     )
@@ -304,7 +335,7 @@ async def _receive_text(ws: Socket) -> str | None:
     return str(text)
 
 
-def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping:
+def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping | Chat:
     if len(text) > max_bytes or (4 * len(text) > max_bytes and len(text.encode()) > max_bytes):
         raise ServiceError("oversized", f"messages are limited to {max_bytes} bytes")
     try:
@@ -338,6 +369,9 @@ async def _receive_loop(
             if isinstance(message, Hello):
                 raise ServiceError("hello_again", "this socket has already said hello")
             player = conn.player
+            if isinstance(message, Chat):
+                await service.say(table, player, message.text, message.name, conn, msg_id)
+                continue
             if player is None:
                 raise ServiceError("spectator", "a spectator cannot play; join a seat")
             if isinstance(message, Act):

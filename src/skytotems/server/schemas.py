@@ -55,6 +55,11 @@ class CreateTable(Strict):
     options: OptionsIn = Field(default_factory=lambda: OptionsIn.model_validate({}))
     seats: list[SeatIn] = Field(min_length=1, max_length=4)
     clock: ClockName = "none"
+    listed: bool = Field(
+        True,
+        description="shown among the lobby's open tables; false for a private game "
+        "(against bots, or with invited friends only) that its players find by their tokens",
+    )
 
 
 class SeatOut(BaseModel):
@@ -77,6 +82,10 @@ class TableSummary(BaseModel):
     created_ms: int
     finished_ms: int | None = None
     result: dict[str, Any] | None = None
+    listed: bool = True
+    to_move: list[int] = Field(
+        default_factory=list, description="the players whose turn it is (while playing)"
+    )
 
 
 class SeatToken(BaseModel):
@@ -160,7 +169,17 @@ class Ping(Strict):
     id: MessageId
 
 
-ClientMessage = Annotated[Hello | Act | Undo | Takeover | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Takeover | Ping] = TypeAdapter(
+class Chat(Strict):
+    """Say `text` at the table: a seated player in the players' channel, a spectator
+    (under `name`) in the spectators' one. Plain text; the length limit is a setting."""
+
+    type: Literal["chat"]
+    id: MessageId
+    text: str = Field(min_length=1, max_length=4000)
+    name: Name | None = None
+
+
+ClientMessage = Annotated[Hello | Act | Undo | Takeover | Ping | Chat, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[Hello | Act | Undo | Takeover | Ping | Chat] = TypeAdapter(
     ClientMessage  # type: ignore[arg-type,unused-ignore]
 )

@@ -32,6 +32,7 @@ from skytotems import (
     score_sheet,
 )
 from skytotems.rules.events import TurnStarted
+from skytotems.rules.scoring import solo_band
 from skytotems.rules.stats import game_stats
 from skytotems.rules.undo import blocks_undo
 
@@ -157,7 +158,11 @@ class TableService:
     # --------------------------------------------------------------- creating
 
     async def create(
-        self, options_json: dict[str, Any], seats: list[dict[str, Any]], clock: str
+        self,
+        options_json: dict[str, Any],
+        seats: list[dict[str, Any]],
+        clock: str,
+        listed: bool = True,
     ) -> tuple[Table, list[tuple[int, str]]]:
         """A new table; returns it and the secret token of each human seat."""
         try:
@@ -206,6 +211,7 @@ class TableService:
             players=players,
             game=game,
             clocks=None if mode is None else Clocks(mode, len(players), self.settings.clock_scale),
+            listed=listed,
         )
         self._start_if_full(table, now)
         row = {
@@ -218,6 +224,7 @@ class TableService:
             "status": table.status,
             "clock": clock,
             "clocks": table.clocks.to_json() if table.clocks else None,
+            "listed": listed,
         }
         seat_rows = [
             {
@@ -370,6 +377,9 @@ class TableService:
                 "totals": [score_sheet(game, s).total for s in range(game.n)],
                 "places": final_places(game),
             }
+            if game.options.solo:  # both altars score together, rated by the rulebook's bands
+                total = sum(table.result["totals"])
+                table.result["solo"] = {"total": total, "band": solo_band(total)}
             values.update(
                 status="finished", finished_ms=now, result=table.result, stats=game_stats(game)
             )
@@ -384,9 +394,9 @@ class TableService:
             values["updated_ms"] = now
         return values
 
-    async def _commit(self, table: Table, write: store.Write) -> None:
+    async def _commit(self, table: Table, write: store.Write) -> Any:
         try:
-            await self.writer.submit(write)
+            return await self.writer.submit(write)
         except Exception:
             log.exception("skytotems: commit failed on table %s; reloading it", table.id)
             await self._reload(table)
@@ -478,6 +488,60 @@ class TableService:
                 [{"type": "taken_over", "player": target, "level": level, "automatic": automatic}],
             )
         self._after_change(table)
+
+    # ------------------------------------------------------------------- chat
+
+    async def say(
+        self,
+        table: Table,
+        player: int | None,
+        text: str,
+        name: str | None,
+        sender: object,
+        msg_id: Any = None,
+    ) -> dict[str, Any]:
+        """A chat message: a seated `player` speaks in the players' channel, a spectator
+        (player None, under `name`) in the spectators' one. Stored, then published;
+        `sender` (the connection, acknowledged with `msg_id`) is what the rate limit counts
+        for a spectator; a player's limit holds across all their connections."""
+        text = text.strip()
+        if not text:
+            raise ServiceError("chat_empty", "say something")
+        limit = self.settings.chat_max_chars
+        if len(text) > limit:
+            raise ServiceError("chat_too_long", f"chat messages are limited to {limit} characters")
+        if table.status == "expired":
+            raise expired_error()
+        now = store.now_ms()
+        key = player if player is not None else sender
+        window_ms = self.settings.chat_rate_window_s * 1000
+        recent = [t for t in table.chat_sent.get(key, []) if now - t < window_ms]
+        if len(recent) >= self.settings.chat_rate_count:
+            raise ServiceError("chat_rate", "too many messages: wait a few seconds")
+        if len(table.chat_sent) > 64:  # forget the senders who went quiet
+            table.chat_sent = {
+                k: v for k, v in table.chat_sent.items() if v and now - v[-1] < window_ms
+            }
+        table.chat_sent[key] = [*recent, now]
+        if player is None:
+            channel, speaker = "spectators", (name or "").strip()[:40] or "?"
+        else:
+            channel, speaker = "players", table.players[player].name
+        row = {
+            "table_id": table.id,
+            "at_ms": now,
+            "player": player,
+            "channel": channel,
+            "name": speaker,
+            "text": text,
+        }
+        async with table.lock:
+            chat_id = await self._commit(table, store.Write(fn=lambda c: store.insert_chat(c, row)))
+            message = {k: v for k, v in row.items() if k != "table_id"} | {"id": chat_id}
+            table.chat.append(message)
+            del table.chat[: -self.settings.chat_history]
+            self.publisher.publish_chat(table, message, ack=(sender, msg_id))
+        return message
 
     # ------------------------------------------------------------- listening
 

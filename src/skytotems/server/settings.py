@@ -22,6 +22,9 @@ class Settings:
     a power cut, at the price of one fsync per group commit. `waiting_expiry_s`: a table
     whose game has not started that long after its creation is closed (status
     "expired"), so abandoned invitations leave the lobby and the server's memory.
+    `chat_max_chars`, `chat_rate_count` per `chat_rate_window_s` and `chat_history`: a
+    chat message's length, how many one sender may say in a window, and how many of a
+    table's last messages a new connection is sent.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -35,6 +38,10 @@ class Settings:
     sqlite_synchronous: str = "NORMAL"
     finished_cache_size: int = 64
     waiting_expiry_s: float = 14 * 24 * 3600.0
+    chat_max_chars: int = 300
+    chat_rate_count: int = 5
+    chat_rate_window_s: float = 10.0
+    chat_history: int = 200
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -21,7 +21,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -29,18 +29,21 @@ import orjson
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Connection,
     Engine,
     ForeignKey,
     Integer,
     String,
     Table,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
     insert,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import URL, make_url
@@ -78,6 +81,7 @@ class TableRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     stats: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class SeatRow(Base):
@@ -106,7 +110,22 @@ class ActionRow(Base):
     at_ms: Mapped[int] = mapped_column(BigInteger)
 
 
+class ChatRow(Base):
+    """One chat message of a table: said by a seated player (channel "players") or by a
+    spectator (channel "spectators"), kept as plain text."""
+
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+    player: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+
+
 TABLES = cast(Table, TableRow.__table__)
+CHAT = cast(Table, ChatRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 DECKS = cast(Table, DeckRow.__table__)
@@ -193,6 +212,7 @@ class StoredTable:
     deck: dict[str, Any]
     seats: list[dict[str, Any]]
     entries: list[dict[str, Any]]
+    chat: list[dict[str, Any]] = field(default_factory=list)
 
 
 def save_deck(conn: Connection, data: dict[str, Any]) -> str:
@@ -248,7 +268,7 @@ def list_tables(conn: Connection, status: str, limit: int) -> list[dict[str, Any
                 TABLES.c.finished_ms,
                 TABLES.c.result,
             )
-            .where(TABLES.c.status == status)
+            .where(TABLES.c.status == status, TABLES.c.listed)
             .order_by(TABLES.c.created_ms.desc())
             .limit(limit)
         )
@@ -288,7 +308,31 @@ def _complete(conn: Connection, row: dict[str, Any]) -> StoredTable:
         .mappings()
         .all()
     )
-    return StoredTable(row, deck, [dict(s) for s in seats], [dict(e) for e in entries])
+    return StoredTable(
+        row, deck, [dict(s) for s in seats], [dict(e) for e in entries], load_chat(conn, row["id"])
+    )
+
+
+def insert_chat(conn: Connection, row: dict[str, Any]) -> int:
+    """Store one chat message; returns its id (the order of the table's chat)."""
+    key = conn.execute(insert(CHAT).values(**row)).inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def load_chat(conn: Connection, table_id: str, limit: int = 200) -> list[dict[str, Any]]:
+    """The last `limit` chat messages of a table, oldest first."""
+    rows = (
+        conn.execute(
+            select(CHAT.c.id, CHAT.c.at_ms, CHAT.c.player, CHAT.c.channel, CHAT.c.name, CHAT.c.text)
+            .where(CHAT.c.table_id == table_id)
+            .order_by(CHAT.c.id.desc())
+            .limit(limit)
+        )
+        .mappings()
+        .all()
+    )
+    return [dict(r) for r in reversed(rows)]
 
 
 # ---------------------------------------------------------------------- writer

@@ -110,6 +110,13 @@ class Table:
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     announced_expired: set[int] = field(default_factory=set)
+    # shown among the lobby's open tables (a game against bots or with invited friends
+    # only is not: its players find it through their own seat tokens)
+    listed: bool = True
+    # the last chat messages (channel "players" or "spectators"), oldest first
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    # when each sender (a player, or a spectator's connection) last spoke: the rate limit
+    chat_sent: dict[object, list[float]] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- players
 
@@ -205,6 +212,8 @@ class Table:
             "created_ms": self.created_ms,
             "finished_ms": self.finished_ms,
             "result": self.result,
+            "listed": self.listed,
+            "to_move": sorted(self.pending_players()) if self.status == "playing" else [],
         }
 
     # ----------------------------------------------------------------- rebuild
@@ -251,4 +260,6 @@ class Table:
             undos=folded.undos,
             finished_ms=row["finished_ms"],
             result=row["result"],
+            listed=bool(row.get("listed", True)),
+            chat=list(stored.chat),
         )
