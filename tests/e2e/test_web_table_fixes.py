@@ -178,7 +178,7 @@ def test_phone_buttons_are_at_least_44_pixels(pages: Pages, live_server: LiveSer
 # ---------------------------------------- bug 1: a finished solo game in the lobby
 
 
-def test_the_lobby_shows_no_single_altars_points_as_a_solo_games_score(
+def test_the_lobby_shows_a_finished_solo_games_total_and_band_not_one_altars_points(
     pages: Pages, live_server: LiveServer
 ) -> None:
     created = live_server.post(
@@ -191,8 +191,14 @@ def test_the_lobby_shows_no_single_altars_points_as_a_solo_games_score(
     summary = live_server.get(f"/api/tables/{tid}")
     # the seat chip used to carry altar 1's points as if they were the solo score
     assert item.locator(".seat-chip b").count() == 0
-    solo = summary["result"].get("solo")
-    if solo is not None:  # the server names the solo total and band: shown as they are
-        assert str(solo["total"]) in item.locator(".solo-result").inner_text()
-    else:
-        assert item.locator(".solo-result").count() == 0
+    # the server names the solo total and band (bug 1): the lobby shows them
+    solo = summary["result"]["solo"]
+    assert solo["total"] == sum(summary["result"]["totals"])
+    shown = item.locator(".solo-result").inner_text()
+    assert str(solo["total"]) in shown
+    band = page.evaluate(
+        "(band) => import('/js/i18n.js').then((m) => m.t("
+        "'solo.band.' + band.toLowerCase().replace(/[^a-z]+/g, '_')))",
+        solo["band"],
+    )
+    assert band and band in shown

@@ -148,6 +148,8 @@ function formBody() {
     options: { players, totems, tie_break: $("#tie-break").value },
     seats,
     clock: $("#clock").value,
+    // only a table with a seat anyone may take is shown to strangers in the lobby
+    listed: seats.some((seat) => seat.type === "open"),
   };
 }
 
@@ -167,6 +169,7 @@ function showCreated(created) {
   const id = created.table.id;
   box.appendChild(el("h3", "", t("lobby.created")));
   box.appendChild(el("p", "", t("lobby.share")));
+  if (created.table.listed === false) box.appendChild(el("p", "private-note", t("lobby.private_note")));
   const list = el("ul", "invite-list");
   for (const { player, token } of created.tokens) {
     if (player === 0) continue;
@@ -224,6 +227,10 @@ function tableItem(summary, { mine = null } = {}) {
   const head = el("div", "table-item-head");
   const status = el("span", `status-chip ${summary.status}`, t(`lobby.status.${summary.status}`));
   head.appendChild(status);
+  if (mine !== null && summary.status === "playing" && summary.to_move?.includes(mine)) {
+    li.classList.add("your-turn");
+    head.appendChild(el("span", "status-chip your-turn", t("lobby.your_turn")));
+  }
   const players = summary.options.players === 1 ? t("lobby.solo") : tn("lobby.n_players", summary.options.players);
   head.appendChild(el("span", "table-options", `${players} · ${totemSetName(summary.options.totems)}`));
   li.appendChild(head);
@@ -308,8 +315,12 @@ async function refreshLists() {
           continue;
         }
       }
-      if (summary.status !== "expired") mine.push(summary); // closed before it started
+      // closed before it started, or left (a status other than waiting, playing or finished)
+      if (["waiting", "playing", "finished"].includes(summary.status)) mine.push(summary);
     }
+    // games where it is this browser's turn first, then the most recent
+    const myTurn = (s) => s.status === "playing" && (s.to_move || []).includes(seats[s.id]?.player);
+    mine.sort((a, b) => Number(myTurn(b)) - Number(myTurn(a)));
     lastLists = { open: open.tables, finished: finished.tables, mine };
     renderLists();
   } catch (err) {
@@ -322,7 +333,9 @@ function renderLists() {
   const seats = mySeats();
   const mineOf = (s) => ({ mine: seats[s.id]?.player ?? null });
   fillList($("#my-tables"), lastLists.mine, "lobby.none_mine", mineOf);
-  fillList($("#open-tables"), lastLists.open.filter((s) => !seats[s.id]), "lobby.none_open", mineOf);
+  // the server lists only tables one may join or watch; hide any other status too
+  const open = lastLists.open.filter((s) => !seats[s.id] && ["waiting", "playing"].includes(s.status));
+  fillList($("#open-tables"), open, "lobby.none_open", mineOf);
   fillList($("#finished-tables"), lastLists.finished, "lobby.none_finished", mineOf);
 }
 
@@ -366,6 +379,7 @@ async function main() {
         options: { players: 2, totems: "beginner", tie_break: "bga" },
         seats: [{ type: "human", name: myName() || t("lobby.default_name") }, { type: "bot", level: "greedy" }],
         clock: "none",
+        listed: false, // a game against a bot is private: it never shows among open tables
       });
       location.href = `table.html?t=${encodeURIComponent(created.table.id)}`;
     } catch (err) {

@@ -70,6 +70,7 @@ export const api = {
  * One table's live connection. Callbacks:
  *   onWelcome({table, player, seats, deck})
  *   onState({seq, status, player, view, events, clocks, undo, reset, ack})
+ *   onChat({id, at_ms, player, channel, name, text})  (welcome carries the history)
  *   onError({code, message, id})
  *   onConnection(status)  "connecting" | "open" | "closed"
  * It reconnects by itself and resumes from the last seq it saw.
@@ -134,6 +135,9 @@ export class TableSocket {
         this.seq = message.seq;
         this.callbacks.onState?.(message);
         break;
+      case "chat":
+        this.callbacks.onChat?.(message.message);
+        break;
       case "error":
         this.callbacks.onError?.(message);
         break;
@@ -160,6 +164,12 @@ export class TableSocket {
     const id = this.nextId++;
     this.send({ type: "undo", id, seq: this.seq ?? 0, to });
     return id;
+  }
+
+  /** Say `text` at the table (a spectator under `name`); null when offline. */
+  chat(text, name = null) {
+    const id = this.nextId++;
+    return this.send({ type: "chat", id, text, name }) ? id : null;
   }
 
   /** Ask a bot to play a player whose clock ran out. */

@@ -9,6 +9,7 @@ import { GameLog } from "./log.js";
 import { createdTokens, inviteLink, myName, rememberSeat, seatToken, setMyName } from "./mine.js";
 import { TableSocket, api } from "./net.js";
 import { TableScreen } from "./screen.js";
+import { TableChat } from "./ui/chat.js";
 import { installTooltips } from "./ui/tooltip.js";
 import { TurnAlert } from "./ui/turn-alert.js";
 
@@ -80,6 +81,15 @@ async function main() {
     },
   });
   let socket = null;
+  const chat = new TableChat(document.getElementById("chat-panel"), {
+    say: (text) => {
+      if (socket?.chat(text, myName() || t("chat.spectator")) == null) {
+        toast(t("error.offline_chat"), "error");
+        return false;
+      }
+      return true;
+    },
+  });
   let firstState = true;
   let lastPrompt = null; // the last prompt of the player's own that was announced
   let statsLoaded = false;
@@ -203,7 +213,10 @@ async function main() {
         screen.setPlayer(message.player, message.seats);
         if (message.player !== null && token) rememberSeat(tableId, message.player, token);
         document.body.classList.toggle("spectator", message.player === null);
+        chat.setPlayer(message.player);
+        chat.reset(message.chat);
       },
+      onChat: (message) => chat.add(message),
       onState: (message) => {
         queue.push(message);
         pump();
@@ -239,6 +252,7 @@ async function main() {
     turnAlert.renderToggle();
     turnAlert.update(Boolean(screen.model?.mine));
     log.rerender(screen.logContext());
+    chat.render();
   });
   reconnect();
   window.skytotems = { screen, get socket() { return socket; } };

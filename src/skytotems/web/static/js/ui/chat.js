@@ -1,0 +1,146 @@
+// The table chat beside the log: seated players talk in the players' channel, spectators
+// read it and talk in their own (which players never see). Every message is put in the
+// page as text (textContent), never as markup. Muting a name and hiding the chat are this
+// browser's choices, remembered in localStorage.
+
+import { t } from "../i18n.js";
+import { button, el } from "../dom.js";
+
+const MUTED = "skytotems.chat.muted";
+const HIDDEN = "skytotems.chat.hidden";
+const MAX_CHARS = 300; // the server's default Settings.chat_max_chars (it checks anyway)
+const KEPT = 200;
+
+function readMuted() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MUTED) || "[]");
+    return new Set(Array.isArray(list) ? list : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export class TableChat {
+  /** `root`: the chat panel; `say(text)`: sends a message, returns false if offline. */
+  constructor(root, { say }) {
+    this.root = root;
+    this.say = say;
+    this.messages = [];
+    this.player = null;
+    this.muted = readMuted();
+    this.hidden = localStorage.getItem(HIDDEN) === "1";
+    this.build();
+  }
+
+  build() {
+    this.title = el("h2", "chat-title");
+    this.title.id = "chat-title";
+    this.toggle = button("", { className: "btn btn-small btn-quiet chat-toggle", onClick: () => this.setHidden(!this.hidden) });
+    this.toggle.id = "chat-toggle";
+    const head = el("div", "chat-head");
+    head.append(this.title, this.toggle);
+    this.body = el("div", "chat-body");
+    this.list = el("div", "chat-messages"); // a log of paragraphs (role=log drops list semantics)
+    this.list.id = "chat-messages";
+    this.list.setAttribute("role", "log");
+    this.list.setAttribute("aria-labelledby", "chat-title");
+    this.list.tabIndex = 0;
+    this.mutedBox = el("div", "chat-muted");
+    this.form = el("form", "chat-form");
+    this.input = el("input", "chat-input");
+    this.input.id = "chat-input";
+    this.input.maxLength = MAX_CHARS;
+    this.input.autocomplete = "off";
+    this.send = el("button", "btn btn-small btn-primary chat-send");
+    this.send.type = "submit";
+    this.form.append(this.input, this.send);
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = this.input.value.trim();
+      if (!text) return;
+      if (this.say(text) !== false) this.input.value = "";
+    });
+    this.body.append(this.list, this.mutedBox, this.form);
+    this.root.append(head, this.body);
+    this.render();
+  }
+
+  /** Who reads: a player index, or null for a spectator (writes in the spectators' channel). */
+  setPlayer(player) {
+    this.player = player;
+    this.render();
+  }
+
+  /** The history a new connection gets in welcome (replaces what was shown). */
+  reset(messages) {
+    this.messages = [...(messages || [])];
+    this.render();
+  }
+
+  add(message) {
+    if (this.messages.some((m) => m.id === message.id)) return;
+    this.messages.push(message);
+    if (this.messages.length > KEPT) this.messages.splice(0, this.messages.length - KEPT);
+    this.renderMessages();
+  }
+
+  setHidden(hidden) {
+    this.hidden = hidden;
+    localStorage.setItem(HIDDEN, hidden ? "1" : "0");
+    this.render();
+  }
+
+  setMuted(name, muted) {
+    if (muted) this.muted.add(name);
+    else this.muted.delete(name);
+    localStorage.setItem(MUTED, JSON.stringify([...this.muted]));
+    this.renderMessages();
+  }
+
+  render() {
+    this.title.textContent = t("chat.title");
+    this.toggle.textContent = t(this.hidden ? "chat.show" : "chat.hide");
+    this.toggle.setAttribute("aria-expanded", String(!this.hidden));
+    this.toggle.setAttribute("aria-controls", "chat-body");
+    this.body.id = "chat-body";
+    this.body.hidden = this.hidden;
+    const spectator = this.player === null;
+    this.input.placeholder = t(spectator ? "chat.placeholder_spectator" : "chat.placeholder");
+    this.input.setAttribute("aria-label", t(spectator ? "chat.message_spectator" : "chat.message"));
+    this.send.textContent = t("chat.send");
+    this.renderMessages();
+  }
+
+  renderMessages() {
+    this.list.replaceChildren();
+    const shown = this.messages.filter((m) => !this.muted.has(m.name));
+    if (!shown.length) this.list.appendChild(el("p", "chat-empty", t("chat.empty")));
+    for (const message of shown) this.list.appendChild(this.item(message));
+    this.list.scrollTop = this.list.scrollHeight;
+    this.mutedBox.replaceChildren();
+    for (const name of this.muted) {
+      if (!this.messages.some((m) => m.name === name)) continue;
+      const unmute = button(t("chat.unmute", { name }), { className: "btn btn-small btn-quiet", onClick: () => this.setMuted(name, false) });
+      this.mutedBox.appendChild(unmute);
+    }
+  }
+
+  item(message) {
+    const li = el("p", `chat-message chat-${message.channel}`);
+    li.dataset.id = String(message.id);
+    const who = el("span", "chat-name", message.name);
+    who.dataset.userContent = "";
+    if (message.channel === "spectators") who.appendChild(el("span", "chat-channel", ` (${t("chat.spectator")})`));
+    const text = el("span", "chat-text", message.text); // text, never markup
+    text.dataset.userContent = "";
+    li.append(who, el("span", "chat-sep", t("log.colon")), text);
+    const mine = message.channel === "players" && message.player === this.player && this.player !== null;
+    if (!mine) {
+      const mute = button("🔇", { className: "btn btn-small btn-quiet chat-mute", onClick: () => this.setMuted(message.name, true) });
+      mute.setAttribute("aria-label", t("chat.mute", { name: message.name }));
+      mute.dataset.tip = t("chat.mute", { name: message.name });
+      li.appendChild(mute);
+    }
+    return li;
+  }
+}

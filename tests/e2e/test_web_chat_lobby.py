@@ -1,0 +1,126 @@
+"""Table chat and the lobby in the browser (issue 15): players talk and spectators read,
+spectators' own channel stays theirs, markup is shown as text, mute and hide are
+remembered; private games stay out of the open tables and "your turn" games come first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from test_web_accessibility import serious_violations
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
+
+MARKUP = "<b>bold</b> <img src=x onerror=alert(1)>"
+
+
+def two_humans(live_server: LiveServer) -> tuple[str, str, str]:
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
+    )
+    tokens = {t["player"]: t["token"] for t in created["tokens"]}
+    return created["table"]["id"], tokens[0], tokens[1]
+
+
+def say(page: Page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Message to", exact=False)
+    box.fill(text)
+    page.get_by_role("button", name="Send").click()
+
+
+def chat_texts(page: Page) -> list[str]:
+    return page.locator("#chat-messages .chat-text").all_inner_texts()
+
+
+def test_players_talk_spectators_read_and_markup_stays_text(
+    pages: Pages, live_server: LiveServer, screenshot: Callable[[Page, str], Path]
+) -> None:
+    tid, aiko_token, bruno_token = two_humans(live_server)
+    aiko = pages.open(f"/table.html?t={tid}#seat={aiko_token}")
+    bruno = pages.open(f"/table.html?t={tid}#seat={bruno_token}")
+    onlooker = pages.open(f"/table.html?t={tid}")
+    for page in (aiko, bruno, onlooker):
+        page.get_by_role("log", name="Table chat").wait_for()
+    say(aiko, MARKUP)
+    for page in (aiko, bruno, onlooker):
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('#chat-messages .chat-text').length === n", arg=1
+        )
+        assert chat_texts(page) == [MARKUP]
+        # shown as the characters typed: no element was made from them
+        assert page.locator("#chat-messages b, #chat-messages img").count() == 0
+    say(onlooker, "what a move")
+    onlooker.wait_for_function("document.querySelectorAll('.chat-spectators').length === 1")
+    bruno.wait_for_timeout(500)
+    assert chat_texts(bruno) == [MARKUP]  # players never read the spectators' channel
+    assert chat_texts(onlooker) == [MARKUP, "what a move"]
+    assert serious_violations(bruno) == []
+    assert serious_violations(onlooker) == []
+    screenshot(bruno, "chat")
+    # mute Aiko: her messages go, and stay gone after a reload; unmute brings them back
+    bruno.get_by_role("button", name="Mute Aiko").click()
+    assert chat_texts(bruno) == []
+    bruno.reload()
+    bruno.get_by_role("button", name="Unmute Aiko").wait_for()
+    assert chat_texts(bruno) == []
+    bruno.get_by_role("button", name="Unmute Aiko").click()
+    assert chat_texts(bruno) == [MARKUP]
+    # hide the chat: remembered too
+    bruno.get_by_role("button", name="Hide chat").click()
+    assert not bruno.get_by_role("log", name="Table chat").is_visible()
+    bruno.reload()
+    bruno.get_by_role("button", name="Show chat").wait_for()
+    assert not bruno.locator("#chat-messages").is_visible()
+    bruno.get_by_role("button", name="Show chat").click()
+    assert bruno.get_by_role("log", name="Table chat").is_visible()
+
+
+def test_the_chat_speaks_japanese_and_portuguese(pages: Pages, live_server: LiveServer) -> None:
+    tid, token, _ = two_humans(live_server)
+    for lang, title, send in (
+        ("ja", "テーブルチャット", "送信"),
+        ("pt", "Conversa da mesa", "Enviar"),
+    ):
+        page = pages.open(f"/table.html?t={tid}&lang={lang}#seat={token}")
+        page.get_by_role("log", name=title).wait_for()
+        assert page.get_by_role("button", name=send).is_visible()
+
+
+def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    lobby = pages.open("/")
+    lobby.get_by_role("button", name="Play against a bot now").click()
+    lobby.wait_for_url("**/table.html?t=*")
+    quick = lobby.url.split("t=")[1].split("&")[0].split("#")[0]
+    # a table waiting for anyone is listed; the game against a bot is not
+    public = live_server.post(
+        "/api/tables", {"seats": [{"type": "human"}, {"type": "open"}], "listed": True}
+    )["table"]["id"]
+    open_ids = [t["id"] for t in live_server.get("/api/tables?status=open")["tables"]]
+    assert public in open_ids and quick not in open_ids
+    # a game of two people where this browser holds a seat and it is its turn
+    tid, token, _ = two_humans(live_server)
+    lobby.goto(f"/table.html?t={tid}#seat={token}")
+    lobby.get_by_role("log", name="Table chat").wait_for()
+    lobby.goto("/")
+    mine = lobby.locator("#my-tables li.table-item")
+    lobby.locator(f"#my-tables li[data-table='{quick}']").wait_for()
+    lobby.locator(f"#my-tables li[data-table='{tid}']").wait_for()
+    ids = [mine.nth(i).get_attribute("data-table") for i in range(mine.count())]
+    turn = [
+        i
+        for i in ids
+        if "your-turn"
+        in (lobby.locator(f"#my-tables li[data-table='{i}']").get_attribute("class") or "")
+    ]
+    assert tid in turn and ids[: len(turn)] == turn, (ids, turn)
+    assert lobby.locator(f"#my-tables li[data-table='{tid}'] .status-chip.your-turn").inner_text()
+    assert lobby.locator(f"#open-tables li[data-table='{quick}']").count() == 0
+    assert lobby.locator(f"#open-tables li[data-table='{public}']").count() == 1
