@@ -46,6 +46,7 @@ def test_players_talk_spectators_read_and_markup_stays_text(
     bruno = pages.open(f"/table.html?t={tid}#seat={bruno_token}")
     onlooker = pages.open(f"/table.html?t={tid}")
     for page in (aiko, bruno, onlooker):
+        page.get_by_role("tab", name="Table chat").click()
         page.get_by_role("log", name="Table chat").wait_for()
     say(aiko, MARKUP)
     for page in (aiko, bruno, onlooker):
@@ -67,6 +68,7 @@ def test_players_talk_spectators_read_and_markup_stays_text(
     bruno.get_by_role("button", name="Mute Aiko").click()
     assert chat_texts(bruno) == []
     bruno.reload()
+    bruno.get_by_role("tab", name="Table chat").click()
     bruno.get_by_role("button", name="Unmute Aiko").wait_for()
     assert chat_texts(bruno) == []
     bruno.get_by_role("button", name="Unmute Aiko").click()
@@ -74,11 +76,17 @@ def test_players_talk_spectators_read_and_markup_stays_text(
     # hide the chat: remembered too
     bruno.get_by_role("button", name="Hide chat").click()
     assert not bruno.get_by_role("log", name="Table chat").is_visible()
+    assert bruno.get_by_role("tab", name="Table chat").count() == 0
     bruno.reload()
     bruno.get_by_role("button", name="Show chat").wait_for()
     assert not bruno.locator("#chat-messages").is_visible()
+    assert bruno.get_by_role("tab", name="Game log", selected=True).is_visible()
     bruno.get_by_role("button", name="Show chat").click()
     assert bruno.get_by_role("log", name="Table chat").is_visible()
+    # a message said while the log is showing is counted on the chat's tab
+    bruno.get_by_role("tab", name="Game log").click()
+    say(aiko, "are you there?")
+    bruno.get_by_role("tab", name="Table chat (1 new)").wait_for()
 
 
 def test_the_chat_speaks_japanese_and_portuguese(pages: Pages, live_server: LiveServer) -> None:
@@ -88,6 +96,7 @@ def test_the_chat_speaks_japanese_and_portuguese(pages: Pages, live_server: Live
         ("pt", "Conversa da mesa", "Enviar"),
     ):
         page = pages.open(f"/table.html?t={tid}&lang={lang}#seat={token}")
+        page.get_by_role("tab", name=title).click()
         page.get_by_role("log", name=title).wait_for()
         assert page.get_by_role("button", name=send).is_visible()
 
@@ -108,7 +117,7 @@ def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
     # a game of two people where this browser holds a seat and it is its turn
     tid, token, _ = two_humans(live_server)
     lobby.goto(f"/table.html?t={tid}#seat={token}")
-    lobby.get_by_role("log", name="Table chat").wait_for()
+    lobby.get_by_role("tab", name="Table chat").wait_for()
     lobby.goto("/")
     mine = lobby.locator("#my-tables li.table-item")
     lobby.locator(f"#my-tables li[data-table='{quick}']").wait_for()

@@ -202,13 +202,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit = max(1, min(limit, 200))
         if status == "finished":
             return {"tables": await rt.archive.finished(limit)}
-        # only listed tables still open to join or watch (private games are found by
-        # their players' tokens; a closed or abandoned table is not open)
-        shown = [
-            t
-            for t in rt.service.tables.active.values()
-            if t.listed and t.status in ("waiting", "playing")
-        ]
+        # listed tables only: a private game's players find it through their tokens
+        shown = [t for t in rt.service.tables.active.values() if t.listed]
         tables = sorted(shown, key=lambda t: -t.created_ms)[:limit]
         return {"tables": [t.summary() for t in tables]}
 

@@ -62,6 +62,7 @@ async function main() {
   }
   document.getElementById("table-id").textContent = tableId;
   if (params.get("replay")) {
+    for (const id of ["chat-tab", "chat-toggle"]) document.getElementById(id).hidden = true; // no chat in a replay
     const { startReplay } = await import("./replay.js");
     await startReplay(tableId);
     return;

@@ -1,6 +1,7 @@
-// The table chat beside the log: seated players talk in the players' channel, spectators
-// read it and talk in their own (which players never see). Every message is put in the
-// page as text (textContent), never as markup. Muting a name and hiding the chat are this
+// The table chat beside the log (a tab of the rail's log panel, so the rail keeps one
+// scroll area): seated players talk in the players' channel, spectators read it and
+// talk in their own (which players never see). Every message is put in the page as
+// text (textContent), never as markup. Muting a name and hiding the chat are this
 // browser's choices, remembered in localStorage.
 
 import { t } from "../i18n.js";
@@ -21,10 +22,16 @@ function readMuted() {
 }
 
 export class TableChat {
-  /** `root`: the chat panel; `say(text)`: sends a message, returns false if offline. */
+  /** `root`: the chat's tab panel; `say(text)`: sends a message, returns false if offline. */
   constructor(root, { say }) {
     this.root = root;
     this.say = say;
+    this.logTab = document.getElementById("log-tab");
+    this.logBox = document.getElementById("log-box");
+    this.chatTab = document.getElementById("chat-tab");
+    this.toggle = document.getElementById("chat-toggle");
+    this.selected = false; // the chat tab is showing
+    this.unread = 0;
     this.messages = [];
     this.player = null;
     this.muted = readMuted();
@@ -33,12 +40,19 @@ export class TableChat {
   }
 
   build() {
-    this.title = el("h2", "chat-title");
+    this.title = el("h2", "sr-only");
     this.title.id = "chat-title";
-    this.toggle = button("", { className: "btn btn-small btn-quiet chat-toggle", onClick: () => this.setHidden(!this.hidden) });
-    this.toggle.id = "chat-toggle";
-    const head = el("div", "chat-head");
-    head.append(this.title, this.toggle);
+    this.toggle.addEventListener("click", () => this.setHidden(!this.hidden));
+    this.chatTab.addEventListener("click", () => this.select(true));
+    this.logTab.addEventListener("click", () => this.select(false));
+    for (const tab of [this.logTab, this.chatTab]) {
+      tab.addEventListener("keydown", (event) => {
+        if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+        event.preventDefault();
+        this.select(!this.selected);
+        (this.selected ? this.chatTab : this.logTab).focus();
+      });
+    }
     this.body = el("div", "chat-body");
     this.list = el("div", "chat-messages"); // a log of paragraphs (role=log drops list semantics)
     this.list.id = "chat-messages";
@@ -61,7 +75,14 @@ export class TableChat {
       if (this.say(text) !== false) this.input.value = "";
     });
     this.body.append(this.list, this.mutedBox, this.form);
-    this.root.append(head, this.body);
+    this.root.append(this.title, this.body);
+    this.render();
+  }
+
+  /** Show the chat (true) or the log (false) in the panel they share. */
+  select(chat) {
+    this.selected = chat && !this.hidden;
+    if (this.selected) this.unread = 0;
     this.render();
   }
 
@@ -81,12 +102,16 @@ export class TableChat {
     if (this.messages.some((m) => m.id === message.id)) return;
     this.messages.push(message);
     if (this.messages.length > KEPT) this.messages.splice(0, this.messages.length - KEPT);
-    this.renderMessages();
+    const own = message.channel === "players" && message.player === this.player && this.player !== null;
+    if (!this.selected && !own && !this.muted.has(message.name)) this.unread += 1;
+    this.render();
   }
 
   setHidden(hidden) {
     this.hidden = hidden;
     localStorage.setItem(HIDDEN, hidden ? "1" : "0");
+    this.selected = !hidden;
+    this.unread = 0;
     this.render();
   }
 
@@ -100,10 +125,14 @@ export class TableChat {
   render() {
     this.title.textContent = t("chat.title");
     this.toggle.textContent = t(this.hidden ? "chat.show" : "chat.hide");
-    this.toggle.setAttribute("aria-expanded", String(!this.hidden));
-    this.toggle.setAttribute("aria-controls", "chat-body");
-    this.body.id = "chat-body";
-    this.body.hidden = this.hidden;
+    this.chatTab.hidden = this.hidden;
+    this.chatTab.textContent = this.unread ? t("chat.tab_unread", { n: this.unread }) : t("chat.title");
+    this.chatTab.setAttribute("aria-selected", String(this.selected));
+    this.logTab.setAttribute("aria-selected", String(!this.selected));
+    this.chatTab.tabIndex = this.selected ? 0 : -1;
+    this.logTab.tabIndex = this.selected ? -1 : 0;
+    this.root.hidden = !this.selected;
+    this.logBox.hidden = this.selected;
     const spectator = this.player === null;
     this.input.placeholder = t(spectator ? "chat.placeholder_spectator" : "chat.placeholder");
     this.input.setAttribute("aria-label", t(spectator ? "chat.message_spectator" : "chat.message"));
@@ -116,7 +145,7 @@ export class TableChat {
     const shown = this.messages.filter((m) => !this.muted.has(m.name));
     if (!shown.length) this.list.appendChild(el("p", "chat-empty", t("chat.empty")));
     for (const message of shown) this.list.appendChild(this.item(message));
-    this.list.scrollTop = this.list.scrollHeight;
+    this.list.scrollTop = this.list.scrollHeight; // the newest message in sight
     this.mutedBox.replaceChildren();
     for (const name of this.muted) {
       if (!this.messages.some((m) => m.name === name)) continue;
