@@ -165,7 +165,7 @@ export class TableChat {
     li.append(who, el("span", "chat-sep", t("log.colon")), text);
     const mine = message.channel === "players" && message.player === this.player && this.player !== null;
     if (!mine) {
-      const mute = button("🔇", { className: "btn btn-small btn-quiet chat-mute", onClick: () => this.setMuted(message.name, true) });
+      const mute = button(t("chat.mute_short"), { className: "btn btn-small btn-quiet chat-mute", onClick: () => this.setMuted(message.name, true) });
       mute.setAttribute("aria-label", t("chat.mute", { name: message.name }));
       mute.dataset.tip = t("chat.mute", { name: message.name });
       li.appendChild(mute);
