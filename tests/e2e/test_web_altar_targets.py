@@ -16,8 +16,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from conftest import Pages
     from playwright.sync_api import Page
+
+    from conftest import Pages
 
 # draws the viewer's altar with the targets the decision model gives for building a
 # horse, then asks, for each target, which cell the pointer meets at its mark's centre

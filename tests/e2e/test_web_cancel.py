@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 CLOSED = "() => document.querySelector('#status-text')?.textContent.includes('was closed')"
 

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 from webplay import GAME_OVER, MY_TURN, click_once, play_by_clicking, wait_until_answered
 
 if TYPE_CHECKING:
-    from conftest import LiveServer, Pages
     from playwright.sync_api import Page
+
+    from conftest import LiveServer, Pages
 
 Shot = Callable[["Page", str], Path]
 
