@@ -72,11 +72,10 @@ def test_a_seat_out_of_time_is_taken_over_on_request_and_the_game_goes_on(
     # not yet: the sleeper still has time
     early = waiter.request({"type": "takeover", "player": sleeper})
     assert early["code"] == "time_left"
-    started = time.monotonic()
-    timeout = waiter.recv_type("state", timeout=5)
+    timeout = waiter.recv_type("state", timeout=10)
     assert timeout["events"] == [{"type": "time_out", "player": sleeper}]
-    assert time.monotonic() - started > 0.5  # the bank (0.9 s + 75 ms) ran out first
-    assert timeout["clocks"]["players"][sleeper]["remaining_ms"] <= 0
+    shown = {"remaining_ms": 0, "running": True, "out": True}  # never below 0:00
+    assert timeout["clocks"]["players"][sleeper] == shown
     denied = clients[sleeper].request({"type": "takeover", "player": sleeper})
     assert denied["code"] == "takeover_self"
     assert waiter.request({"type": "takeover", "player": sleeper})["type"] == "done"

@@ -214,9 +214,8 @@ def test_a_clock_runs_out_then_the_other_player_hands_the_seat_to_a_bot(settings
             assert table.clocks is not None
             await act_first_legal(rt, table, 0)  # player 0's clock stops; player 1's runs
             async with watching(rt, table, 0) as seen:
-                await until(lambda: 1 in table.announced_expired)
-                await settle()
-                assert {"type": "time_out", "player": 1} in seen.notices()
+                await until(lambda: {"type": "time_out", "player": 1} in seen.notices())
+                assert table.clocks.out[1]  # kept in the table's state
                 assert table.players[1].kind == "human"  # player 0 has time: no automatic one
                 assert not table.clocks.expired(0, store.now_ms())
                 refusals = (

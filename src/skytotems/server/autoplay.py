@@ -2,10 +2,12 @@
 
 After every change of a table (the service tells its listeners), a bot whose seat the
 engine waits on is asked for a move (in a worker process), and the clock timer is
-armed for the first pending human to run out of time; when it fires, the table is told
-and, if no human with time is left, a bot takes over. Moves and take-overs go through
-the service like any player's. With several server processes this is the work one
-process at a time holds for a table (DESIGN.md §4).
+armed for the first pending human to run out of time; when it fires, the player is
+marked out of time (stored, the table is told) and, if no other human has time left, a
+bot takes over. A heartbeat stores every few seconds that the clocks still run, so a
+restart charges nobody for the server's downtime (clocks.Clocks.resume). Moves and
+take-overs go through the service like any player's. With several server processes
+this is the work one process at a time holds for a table (DESIGN.md §4).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Autoplay:
         self.settings: Settings = service.settings
         self._timer_tasks: set[asyncio.Task[None]] = set()  # held so none is collected early
         self._closing = False
+        self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
         service.listeners.append(self.table_changed)
 
     async def close(self) -> None:
@@ -45,6 +48,7 @@ class Autoplay:
                 table.timer.cancel()
             tasks.extend(table.bot_tasks.values())
         tasks.extend(self._timer_tasks)
+        tasks.append(self._heartbeat)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -95,19 +99,38 @@ class Autoplay:
         if not self._closing and self.service.tables.active.get(table.id) is table:
             self._schedule_bots(table)
 
-    def _arm_timer(self, table: Table) -> None:
+    def _arm_timer(self, table: Table, hand_over: bool = True) -> None:
+        """Fire at the next running out of time (or at once, when `hand_over` and a
+        pending seat out of time is for a bot to take)."""
         if table.timer is not None:
             table.timer.cancel()
             table.timer = None
         if table.clocks is None or table.status != "playing":
             return
-        waiting = table.clocked_players() - table.announced_expired
-        at = table.clocks.next_expiry(waiting)
+        clocks = table.clocks
+        waiting = {p for p in table.clocked_players() if not clocks.out[p]}
+        at = clocks.next_expiry(waiting)
         if at is None:
+            if hand_over and self._seats_for_bots(table, store.now_ms()):
+                self._start_timer_task(table)  # nobody with time can move: hand it over now
             return
         delay = max(0.0, (at - store.now_ms()) / 1000)
         loop = asyncio.get_running_loop()
         table.timer = loop.call_later(delay, self._start_timer_task, table)
+
+    @staticmethod
+    def _seats_for_bots(table: Table, now: int) -> list[int]:
+        """Pending players out of time while no other human at the table has time left:
+        a bot takes them over (else the game would wait forever)."""
+        clocks = table.clocks
+        if clocks is None or table.status != "playing":
+            return []
+        with_time = {p for p in table.humans() if not clocks.expired(p, now)}
+        return [
+            p
+            for p in sorted(table.clocked_players())
+            if clocks.expired(p, now) and not with_time - {p}
+        ]
 
     def _start_timer_task(self, table: Table) -> None:
         task = asyncio.get_running_loop().create_task(self._on_timer(table))
@@ -115,27 +138,27 @@ class Autoplay:
         task.add_done_callback(self._timer_tasks.discard)
 
     async def _on_timer(self, table: Table) -> None:
-        """A clock ran out: tell the table; if no human with time is left, bots take over."""
+        """A clock ran out: the player is marked out of time (stored, told to the table);
+        a pending player out of time is handed to a bot if no other human has time."""
         table.timer = None
         if table.clocks is None or table.status != "playing" or self._closing:
             return
-        now = store.now_ms()
-        out = [p for p in table.clocked_players() if table.clocks.expired(p, now)]
-        fresh = [p for p in out if p not in table.announced_expired]
-        table.announced_expired.update(fresh)
-        if fresh:
-            self.service.publisher.publish(
-                table, [], [{"type": "time_out", "player": p} for p in fresh]
-            )
-        for p in out:
-            others = [
-                q
-                for q in table.players
-                if q.index != p and q.kind == "human" and not table.clocks.expired(q.index, now)
-            ]
-            if not others:
-                try:
-                    await self.service.takeover(table, None, p, automatic=True)
-                except ServiceError as exc:
-                    log.debug("skytotems: automatic take-over skipped: %s", exc.message)
-        self._arm_timer(table)
+        try:
+            await self.service.time_out(table)
+        except ServiceError as exc:
+            log.debug("skytotems: time-out on %s not stored: %s", table.id, exc.message)
+        for p in self._seats_for_bots(table, store.now_ms()):
+            try:
+                await self.service.takeover(table, None, p, automatic=True)
+            except ServiceError as exc:
+                log.debug("skytotems: automatic take-over skipped: %s", exc.message)
+        self._arm_timer(table, hand_over=False)  # a refused take-over is not retried at once
+
+    async def _beat(self) -> None:
+        """Store the heartbeat of the running clocks every `clock_heartbeat_s`."""
+        while not self._closing:
+            await asyncio.sleep(self.settings.clock_heartbeat_s)
+            try:
+                await self.service.store_heartbeat()
+            except Exception:
+                log.exception("skytotems: storing the clocks' heartbeat failed")

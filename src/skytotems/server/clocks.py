@@ -4,8 +4,14 @@ A player's clock runs while the engine waits on one of its seats. Real-time cloc
 (fast, normal, slow) are a bank that gains an increment at the start of each of the
 player's turns; turn-based clocks (24h, 72h) reset to their limit at each turn start,
 so the player has that long to finish the turn. Time spent is never given back, not
-even by an undo, and a server restart does not stop the clocks (they are wall-clock
-times). The state is a small JSON object stored with the table.
+even by an undo.
+
+Running out is a state, not a moment: a player out of time may still move, but stays
+out (shows 0:00, gains no increment, no fresh turn limit) and may be handed to a bot
+until the game ends. The server's downtime is not charged: the state records `alive`,
+the last moment the server was known to run the clock (a heartbeat stores it every few
+seconds), and a reloaded table's running clocks stop there and start again on reload.
+The state is a small JSON object stored with the table.
 """
 
 from __future__ import annotations
@@ -46,11 +52,18 @@ CLOCK_MODES: dict[str, ClockMode | None] = {
 }
 
 
+def time_out_notice(player: int) -> dict[str, Any]:
+    """The server event that tells a table `player` has run out of time."""
+    return {"type": "time_out", "player": player}
+
+
 class Clocks:
     """The clocks of one table: remaining ms per player and since when each one runs.
 
     `banks[p]` is the time left when `running[p]` (a wall-clock ms, or None when the
     clock is stopped) began; the time left now is ``banks[p] - (now - running[p])``.
+    `out[p]` is set once `p` has run out of time and stays set. `alive` is the last
+    wall-clock ms at which the server was known to run these clocks.
     """
 
     def __init__(self, mode: ClockMode, players: int, scale: float = 1.0) -> None:
@@ -60,29 +73,61 @@ class Clocks:
         self.increment = int(mode.increment * scale)
         self.banks = [self.bank_start] * players
         self.running: list[int | None] = [None] * players
+        self.out = [False] * players
+        self.alive: int | None = None
 
     def remaining(self, player: int, now: int) -> int:
         """Milliseconds left to `player` now (may be negative once out of time)."""
         since = self.running[player]
         return self.banks[player] - (now - since if since is not None else 0)
 
-    def expired(self, player: int, now: int) -> bool:
-        return self.remaining(player, now) <= 0
+    def shown(self, player: int, now: int) -> int:
+        """The time left as shown: never negative, 0 once out of time."""
+        return 0 if self.out[player] else max(0, self.remaining(player, now))
 
-    def update(self, pending: set[int], turn_starts: set[int], now: int) -> None:
+    def expired(self, player: int, now: int) -> bool:
+        """Out of time: marked so, or the bank is used up now (not yet marked)."""
+        return self.out[player] or self.remaining(player, now) <= 0
+
+    def newly_expired(self, players: set[int], now: int) -> list[int]:
+        """Those of `players` whose time is up now but who are not marked out yet."""
+        return sorted(p for p in players if not self.out[p] and self.remaining(p, now) <= 0)
+
+    def mark_out(self, players: list[int]) -> None:
+        for p in players:
+            self.out[p] = True
+
+    def update(self, pending: set[int], turn_starts: set[int], now: int) -> list[int]:
         """After a change of state: charge the time spent, apply turn starts, and run the
-        clocks of exactly the `pending` players (those the engine waits on)."""
+        clocks of exactly the `pending` players (those the engine waits on). Returns the
+        players who ran out of time by now and were not marked out yet (now marked)."""
         for p, since in enumerate(self.running):
             if since is not None:
                 self.banks[p] -= now - since
                 self.running[p] = None
+        fresh = [p for p, bank in enumerate(self.banks) if bank <= 0 and not self.out[p]]
+        self.mark_out(fresh)
         for p in turn_starts:
+            if self.out[p]:
+                continue  # out of time stays out: no increment, no fresh turn limit
             if self.mode.turn_based:
                 self.banks[p] = self.bank_start
             else:
-                self.banks[p] = max(self.banks[p], 0) + self.increment
+                self.banks[p] += self.increment
         for p in pending:
             self.running[p] = now
+        self.alive = now
+        return fresh
+
+    def resume(self, now: int) -> None:
+        """After a reload: running clocks stop where the server was last known alive and
+        run again from `now`, so the time the server was down is charged to nobody."""
+        if self.alive is not None:
+            for p, since in enumerate(self.running):
+                if since is not None:
+                    self.banks[p] -= max(0, self.alive - since)
+                    self.running[p] = now
+        self.alive = now
 
     def next_expiry(self, players: set[int]) -> int | None:
         """The wall-clock ms at which the first of `players` runs out, if any clock runs."""
@@ -90,23 +135,37 @@ class Clocks:
         return min(times) if times else None
 
     def to_json(self) -> dict[str, Any]:
-        """The stored form (also what clients get, with the server's time beside it)."""
-        return {"mode": self.mode.name, "banks": list(self.banks), "running": list(self.running)}
+        """The stored form."""
+        return {
+            "mode": self.mode.name,
+            "banks": list(self.banks),
+            "running": list(self.running),
+            "out": list(self.out),
+            "alive": self.alive,
+        }
 
     @classmethod
     def from_json(cls, mode: ClockMode, data: dict[str, Any], scale: float) -> Clocks:
         clocks = cls(mode, len(data["banks"]), scale)
         clocks.banks = [int(b) for b in data["banks"]]
         clocks.running = [None if r is None else int(r) for r in data["running"]]
+        clocks.out = [bool(o) for o in data.get("out") or clocks.out]
+        alive = data.get("alive")
+        clocks.alive = None if alive is None else int(alive)
         return clocks
 
     def public(self, now: int) -> dict[str, Any]:
-        """What every client is shown: the mode and each player's time left now."""
+        """What every client is shown: the mode and each player's time left now (never
+        negative), whether it runs, and whether the player is out of time."""
         return {
             "mode": self.mode.name,
             "server_ms": now,
             "players": [
-                {"remaining_ms": self.remaining(p, now), "running": self.running[p] is not None}
+                {
+                    "remaining_ms": self.shown(p, now),
+                    "running": self.running[p] is not None,
+                    "out": self.out[p],
+                }
                 for p in range(len(self.banks))
             ],
         }

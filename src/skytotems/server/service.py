@@ -40,7 +40,7 @@ from . import store
 from .bots import BOT_LEVELS
 from .bus import Publisher
 from .cache import TableCache
-from .clocks import CLOCK_MODES, Clocks
+from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
 from .settings import Settings
 from .table import Player, Step, Table, hash_token
@@ -342,8 +342,9 @@ class TableService:
                 "data": action.to_json(),
                 "at_ms": now,
             }
-            await self._commit(table, self._log_write(table, entry, events, now))
-            self.publisher.publish(table, events, [], ack=(reply_to, msg_id))
+            write, notices = self._log_write(table, entry, events, now)
+            await self._commit(table, write)
+            self.publisher.publish(table, events, notices, ack=(reply_to, msg_id))
             if table.status == "finished":
                 self.tables.remember(table)
         self._after_change(table)
@@ -359,16 +360,22 @@ class TableService:
 
     def _log_write(
         self, table: Table, entry: dict[str, Any], events: list[Event], now: int
-    ) -> store.Write:
-        """The write of a log entry, with the table's own changes (clocks, end) if any."""
-        values = self._state_change(table, events, now)
+    ) -> tuple[store.Write, list[dict[str, Any]]]:
+        """The write of a log entry, with the table's own changes (clocks, end) if any,
+        and the notices they call for (a `time_out` of a player whose time ran out)."""
+        values, timed_out = self._state_change(table, events, now)
+        notices = [time_out_notice(p) for p in timed_out]
         if not values:
-            return store.Write((entry,))
-        return store.Write((entry,), lambda c: store.update_table(c, table.id, **values))
+            return store.Write((entry,)), notices
+        return store.Write((entry,), lambda c: store.update_table(c, table.id, **values)), notices
 
-    def _state_change(self, table: Table, events: list[Event], now: int) -> dict[str, Any]:
-        """Clocks and end of game after `events`; the table columns to write (if any)."""
+    def _state_change(
+        self, table: Table, events: list[Event], now: int
+    ) -> tuple[dict[str, Any], list[int]]:
+        """Clocks and end of game after `events`: the table columns to write (if any) and
+        the players found out of time."""
         values: dict[str, Any] = {}
+        timed_out: list[int] = []
         if table.game.is_over:
             table.status = "finished"
             table.finished_ms = now
@@ -384,15 +391,17 @@ class TableService:
                 status="finished", finished_ms=now, result=table.result, stats=game_stats(game)
             )
         if table.clocks is not None:
-            starts = {table.owner(e.seat) for e in events if isinstance(e, TurnStarted)}
-            table.clocks.update(table.clocked_players(), starts, now)
-            table.announced_expired = {
-                p for p in table.announced_expired if table.clocks.expired(p, now)
+            humans = table.humans()  # a bot's seat gains no increment
+            starts = {
+                p
+                for e in events
+                if isinstance(e, TurnStarted) and (p := table.owner(e.seat)) in humans
             }
+            timed_out = table.clocks.update(table.clocked_players(), starts, now)
             values["clocks"] = table.clocks.to_json()
         if values:
             values["updated_ms"] = now
-        return values
+        return values, timed_out
 
     async def _commit(self, table: Table, write: store.Write) -> Any:
         try:
@@ -443,11 +452,12 @@ class TableService:
                 "data": {"to": target, "mode": to},
                 "at_ms": now,
             }
-            await self._commit(table, self._log_write(table, entry, [], now))
+            write, notices = self._log_write(table, entry, [], now)
+            await self._commit(table, write)
             self.publisher.publish(
                 table,
                 [],
-                [{"type": "undone", "player": player, "to_move": target, "mode": to}],
+                [{"type": "undone", "player": player, "to_move": target, "mode": to}, *notices],
                 ack=(reply_to, msg_id),
                 reset=True,
             )
@@ -472,8 +482,8 @@ class TableService:
             if table.clocks is None or not table.clocks.expired(target, now):
                 raise ServiceError("time_left", f"player {target} still has time on the clock")
             victim.kind, victim.level = "bot", self.settings.takeover_level
-            table.announced_expired.discard(target)
-            table.clocks.update(table.clocked_players(), set(), now)
+            table.clocks.mark_out([target])  # the seat stays out of time under the bot
+            timed_out = table.clocks.update(table.clocked_players(), set(), now)
             clocks = table.clocks.to_json()
             level = victim.level
 
@@ -482,11 +492,9 @@ class TableService:
                 store.update_table(c, table.id, clocks=clocks, updated_ms=now)
 
             await self._commit(table, store.Write(fn=write))
-            self.publisher.publish(
-                table,
-                [],
-                [{"type": "taken_over", "player": target, "level": level, "automatic": automatic}],
-            )
+            taken = {"type": "taken_over", "player": target, "level": level, "automatic": automatic}
+            notices = [*(time_out_notice(p) for p in timed_out), taken]
+            self.publisher.publish(table, [], notices)
         self._after_change(table)
 
     # ------------------------------------------------------------------- chat
@@ -542,6 +550,46 @@ class TableService:
             del table.chat[: -self.settings.chat_history]
             self.publisher.publish_chat(table, message, ack=(sender, msg_id))
         return message
+
+    async def time_out(self, table: Table) -> list[int]:
+        """Mark (and store) every player of `table` whose time is up as out of time, and
+        tell the table; returns them. The clocks' timer calls this."""
+        async with table.lock:
+            if table.clocks is None or table.status != "playing":
+                return []
+            now = store.now_ms()
+            fresh = table.clocks.newly_expired(table.clocked_players(), now)
+            if not fresh:
+                return []
+            table.clocks.mark_out(fresh)
+            table.clocks.alive = now
+            clocks = table.clocks.to_json()
+
+            def write(c: Connection) -> None:
+                store.update_table(c, table.id, clocks=clocks, updated_ms=now)
+
+            await self._commit(table, store.Write(fn=write))
+            self.publisher.publish(table, [], [time_out_notice(p) for p in fresh])
+        return fresh
+
+    async def store_heartbeat(self) -> int:
+        """Store now as the moment every running clock of this process is known to run
+        (so a crash or restart charges at most the time since); returns how many."""
+        now = store.now_ms()
+        stored = []
+        for table in self.tables.active.values():
+            if table.clocks is not None and table.status == "playing":
+                table.clocks.alive = now
+                stored.append((table.id, table.clocks.to_json()))
+        if not stored:
+            return 0
+
+        def write(c: Connection) -> None:
+            for table_id, clocks in stored:
+                store.update_table(c, table_id, clocks=clocks)
+
+        await self.writer.submit(store.Write(fn=write))
+        return len(stored)
 
     # ------------------------------------------------------------- listening
 

@@ -25,6 +25,9 @@ class Settings:
     `chat_max_chars`, `chat_rate_count` per `chat_rate_window_s` and `chat_history`: a
     chat message's length, how many one sender may say in a window, and how many of a
     table's last messages a new connection is sent.
+    `clock_heartbeat_s`: how often the moment the server is alive is stored with every
+    running clock; after a crash or restart the clocks stop at that moment, so at most
+    this much of the server's downtime is charged to a player.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -42,6 +45,7 @@ class Settings:
     chat_rate_count: int = 5
     chat_rate_window_s: float = 10.0
     chat_history: int = 200
+    clock_heartbeat_s: float = 5.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -109,7 +109,6 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
-    announced_expired: set[int] = field(default_factory=set)
     # shown among the lobby's open tables (a game against bots or with invited friends
     # only is not: its players find it through their own seat tokens)
     listed: bool = True
@@ -148,6 +147,17 @@ class Table:
         if self.status != "playing":
             return set()
         return {p for p in self.pending_players() if self.players[p].kind == "human"}
+
+    def humans(self) -> set[int]:
+        return {p.index for p in self.players if p.kind == "human"}
+
+    def every_human_out_of_time(self, now: int) -> bool:
+        """A clocked table in play whose every human seat has run out of time (nobody
+        with time is left to play or to hand the others to a bot)."""
+        if self.clocks is None or self.status != "playing":
+            return False
+        clocks = self.clocks
+        return all(clocks.expired(p, now) for p in self.humans())
 
     # ------------------------------------------------------------------- undo
 
@@ -242,6 +252,8 @@ class Table:
                 if row["clocks"]
                 else Clocks(mode, len(players), clock_scale)
             )
+            if row["status"] == "playing":
+                clocks.resume(store.now_ms())  # the time the server was down is not charged
         return cls(
             id=row["id"],
             options=options,
