@@ -5,6 +5,7 @@ No browser needed: these read the static files and the engine's own names.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -118,3 +119,17 @@ def test_every_mission_of_the_deck_reads_in_words(tables: dict[str, dict[str, st
     assert types <= handled, f"mission types without a sentence: {types - handled}"
     for mission_type in handled:
         assert any(key.startswith(f"mission.{mission_type}") for key in tables["en"])
+
+
+def test_every_refusal_of_a_take_over_has_its_own_message(
+    tables: dict[str, dict[str, str]],
+) -> None:
+    # the browser asks for take-overs: each code the service can answer is explained
+    # (issue 13 item 8), not left to the generic "the server refused that move"
+    from skytotems.server.service import TableService
+
+    codes = set(re.findall(r'ServiceError\(\s*"(\w+)"', inspect.getsource(TableService.takeover)))
+    assert {"takeover_self", "not_a_player", "no_such_player", "time_left"} <= codes
+    for lang, table in tables.items():
+        missing = sorted(code for code in codes if f"error.{code}" not in table)
+        assert not missing, f"{lang}: no message for {missing}"

@@ -5,6 +5,7 @@ import { $, button, el } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { designIcon, svgEl } from "../pieces.js";
 import { SEAT_COLOURS, playerChip } from "../ui/chips.js";
+import { takeableSeats } from "../ui/clocks.js";
 import { renderAltar } from "./altar.js";
 import { cardBack, cardName } from "./cards.js";
 
@@ -38,13 +39,8 @@ export function renderPlayers(screen) {
     }
     panel.appendChild(head);
     // a human whose clock ran out may be handed to a bot by another player
-    const clockInfo = screen.extra.clocks?.players?.[seat];
     const seatInfo = screen.summary?.seats?.[seat];
-    if (
-      screen.hooks.takeover && screen.player !== null && !screen.isMine(seat) && !view.solo &&
-      clockInfo && clockInfo.remaining_ms <= 0 && seatInfo?.kind === "human" &&
-      screen.extra.status === "playing"
-    ) {
+    if (takeableSeats(screen).includes(seat)) {
       panel.appendChild(button(t("button.takeover"), {
         className: "btn btn-small", dataAction: "takeover", tip: t("tip.takeover"),
         onClick: () => screen.hooks.takeover(seat),

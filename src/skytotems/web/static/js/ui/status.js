@@ -6,6 +6,7 @@ import { t, tNodes } from "../i18n.js";
 import { cardName } from "../render/cards.js";
 import { soloBandKey } from "../render/scoresheet.js";
 import { designChip, playerChip, totemChip } from "./chips.js";
+import { outOfTimeSeats, takeableSeats } from "./clocks.js";
 
 export function renderTopbar(screen) {
   const view = screen.view;
@@ -63,12 +64,34 @@ export function renderStatus(screen, model) {
   } else {
     text.appendChild(waitingNode(screen));
   }
+  if (view.phase !== "over") timeOutStatus(screen, text, buttons);
   const undo = screen.extra.undo;
   if (!screen.extra.replay && undo && view.phase !== "over" && screen.player !== null) {
     if (undo.last) buttons.appendChild(button(`↶ ${t("button.undo")}`, { className: "btn btn-quiet", onClick: () => screen.hooks.undo?.("last"), dataAction: "undo", tip: t("tip.undo") }));
     if (undo.turn) buttons.appendChild(button(`⟲ ${t("button.restart_turn")}`, { className: "btn btn-quiet", onClick: () => screen.hooks.undo?.("turn"), dataAction: "undo-turn", tip: t("tip.restart_turn") }));
   }
   for (const b of buttons.querySelectorAll("button")) if (screen.busy) b.disabled = true;
+}
+
+/** Who has run out of time, and a take-over button for each seat the viewer may hand
+ * to a bot, in view in the status bar. */
+function timeOutStatus(screen, text, buttons) {
+  const out = outOfTimeSeats(screen);
+  if (!out.length) return;
+  const who = el("span");
+  out.forEach((seat, i) => {
+    if (i) who.appendChild(document.createTextNode(t("list.sep")));
+    who.appendChild(playerChip(screen.seatName(seat), seat));
+  });
+  const note = el("span", "time-out-note");
+  note.appendChild(tNodes("status.time_out", { players: who }));
+  text.appendChild(note);
+  for (const seat of takeableSeats(screen)) {
+    buttons.appendChild(button(t("button.takeover_player", { name: screen.seatName(seat) }), {
+      className: "btn", dataAction: "takeover-status", tip: t("tip.takeover"),
+      onClick: () => screen.hooks.takeover(seat),
+    }));
+  }
 }
 
 export function replayStatus(screen) {
