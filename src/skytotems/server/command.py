@@ -1,36 +1,73 @@
 """`skytotems serve` (and `python -m skytotems.server`): the game server on uvicorn.
 
 The command lives with the server, so running the server never loads the other
-commands of the command line (which lists this one among its own).
+commands of the command line (which lists this one among its own). Every argument is
+checked before anything starts: a bad one is a one-line usage error naming the option
+(exit code 2), never a traceback.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from .settings import DEFAULT_DB_URL
 
 MAX_WS_FRAME = 64 * 1024  # larger frames close the socket; the app refuses > 8 KB itself
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _check_db_url(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A SQLAlchemy URL of an installed dialect; for a SQLite file, an existing folder."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        url = make_url(value)
+        url.get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
+        raise click.BadParameter(f"{value!r} is not a usable database URL ({exc})") from None
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        folder = Path(url.database).parent
+        if not folder.is_dir():
+            raise click.BadParameter(
+                f"the folder {str(folder)!r} of the SQLite file does not exist"
+            )
+    return value
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free port).",
+)
 @click.option(
     "--db",
     "db_url",
     default=DEFAULT_DB_URL,
     show_default=True,
+    callback=_check_db_url,
     help="SQLAlchemy database URL (default: the SQLite file skytotems.db here).",
 )
 @click.option(
     "--bot-workers",
     default=1,
     show_default=True,
-    type=int,
+    type=click.IntRange(1, 256),
     help="Worker processes that compute bot moves.",
 )
-@click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+    help="uvicorn log level.",
+)
 def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -> None:
     """Run the game server: the browser game at /, the API under /api, play on /ws."""
     import uvicorn
@@ -44,7 +81,10 @@ def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -
         app,
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.lower(),
         ws_max_size=MAX_WS_FRAME,
         lifespan="on",
+        # the client's address is resolved by the app (server/client_address.py), which
+        # believes X-Forwarded-For only from the configured trusted proxies
+        proxy_headers=False,
     )
