@@ -82,7 +82,11 @@ class ThreadServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         config = uvicorn.Config(
-            create_app(settings), log_level="warning", ws_max_size=65536, lifespan="on"
+            create_app(settings),
+            log_level="warning",
+            ws_max_size=65536,
+            lifespan="on",
+            proxy_headers=False,  # as `skytotems serve`: the app resolves addresses itself
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})

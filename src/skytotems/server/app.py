@@ -26,10 +26,11 @@ from skytotems.bots.registry import ALIASES, OFFERED
 
 from . import archive, store
 from .api_docs import add_api_docs
-from .archive import Archive
+from .archive import Archive, ReplayCache
 from .autoplay import Autoplay
 from .bots import BotPool
 from .errors import ServiceError
+from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
 from .schemas import (
@@ -62,6 +63,7 @@ class Runtime:
     service: TableService
     hub: Hub
     archive: Archive
+    replays: ReplayCache
 
 
 class SkyTotemsApp(FastAPI):
@@ -129,7 +131,9 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     autoplay = Autoplay(service, bots)
     try:
         await service.start()
-        yield Runtime(settings, service, hub, Archive(engine))
+        yield Runtime(
+            settings, service, hub, Archive(engine), ReplayCache(settings.replay_cache_size)
+        )
     finally:
         await autoplay.close()
         await service.close()
@@ -162,6 +166,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     add_api_docs(app, app.title)
+    app.add_middleware(HttpLimits, settings=settings)
+
+    @app.exception_handler(BodyTooLarge)
+    async def body_too_large(_request: Request, exc: BodyTooLarge) -> JSONResponse:
+        return JSONResponse({"code": "too_large", "message": exc.detail}, status_code=413)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -209,7 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary, tags=["tables"])
     async def table_summary(table_id: str, rt: Rt) -> dict[str, Any]:
-        return (await rt.service.get(table_id)).summary()
+        return (await rt.service.committed(table_id)).summary()
 
     @app.post("/api/tables/{table_id}/join", response_model=Joined, tags=["tables"])
     async def join_table(table_id: str, body: JoinTable, rt: Rt) -> dict[str, Any]:
@@ -234,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_id: str, rt: Rt, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """The view of the token's seat (no token: the spectator's), with `seq`."""
-        table = await rt.service.get(table_id)
+        table = await rt.service.committed(table_id)
         player = _seat_of(table, _bearer(authorization))
         return {
             "seq": table.seq,
@@ -245,18 +254,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/record", tags=["records"])
     async def table_record(table_id: str, rt: Rt) -> dict[str, Any]:
         """The engine's JSON record (with the seed): only once the game is over."""
-        return archive.record(await rt.service.get(table_id))
+        return archive.record(await rt.service.committed(table_id))
 
     @app.get("/api/tables/{table_id}/replay/{move}", tags=["records"])
     async def table_replay(table_id: str, move: int, rt: Rt) -> dict[str, Any]:
         """A finished game after `move` effective actions: {move, moves, action, events,
         view} (the spectator's view; events filtered likewise)."""
-        return archive.replay_step(await rt.service.get(table_id), move)
+        return await rt.replays.step(await rt.service.committed(table_id), move)
 
     @app.get("/api/tables/{table_id}/stats", tags=["records"])
     async def table_stats(table_id: str, rt: Rt) -> dict[str, Any]:
         """Per player: totems by kind, pedestals, clouds, cards, points by source."""
-        table = await rt.service.get(table_id)
+        table = await rt.service.committed(table_id)
         return {"table": table.summary(), "players": archive.stats(table)}
 
     if settings.static_dir is not None and settings.static_dir.is_dir():

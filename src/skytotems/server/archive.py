@@ -8,6 +8,7 @@ never from one process's memory.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import Engine
@@ -31,28 +32,51 @@ def record(table: Table) -> dict[str, Any]:
     return make_record(table.game)
 
 
-def replay_step(table: Table, move: int) -> dict[str, Any]:
-    """A finished game at effective move `move`: the spectator's view, the action that
-    led there and its events (for the replay viewer)."""
+def replay_steps(table: Table) -> list[dict[str, Any]]:
+    """Every step of a finished game, computed in one pass: at effective move m, the
+    spectator's view, the action that led there and its events (for the replay viewer)."""
     _require_finished(table, "replays come once the game is over")
     moves = len(table.steps)
-    if not 0 <= move <= moves:
-        raise ServiceError("no_such_move", f"moves go from 0 to {moves}", 404)
     game = Game(table.options, table.seed, table.deck)
-    for step in table.steps[: max(0, move - 1)]:
-        game.apply_fast(step.action)
-    if move == 0:
-        action, events = None, game.setup_events
-    else:
-        last = table.steps[move - 1].action
-        action, events = last.to_json(), game.apply(last)
-    return {
-        "move": move,
-        "moves": moves,
-        "action": action,
-        "events": [e.to_json() for e in events_for(events, None, table.options.solo)],
-        "view": view(game, None),
-    }
+
+    def step(move: int, action: Any, events: Any) -> dict[str, Any]:
+        return {
+            "move": move,
+            "moves": moves,
+            "action": action,
+            "events": [e.to_json() for e in events_for(events, None, table.options.solo)],
+            "view": view(game, None),
+        }
+
+    steps = [step(0, None, game.setup_events)]
+    for index, entry in enumerate(table.steps, start=1):
+        steps.append(step(index, entry.action.to_json(), game.apply(entry.action)))
+    return steps
+
+
+class ReplayCache:
+    """The replay steps of the `size` most recently replayed finished games, so a viewer
+    stepping through a game costs one replay, not one from move 0 per step."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+
+    async def step(self, table: Table, move: int) -> dict[str, Any]:
+        """A finished game at effective move `move` (0 to its number of moves)."""
+        _require_finished(table, "replays come once the game is over")
+        moves = len(table.steps)
+        if not 0 <= move <= moves:
+            raise ServiceError("no_such_move", f"moves go from 0 to {moves}", 404)
+        steps = self._games.get(table.id)
+        if steps is None:
+            steps = await asyncio.to_thread(replay_steps, table)
+            self._games[table.id] = steps
+            while len(self._games) > max(0, self.size):
+                self._games.popitem(last=False)
+        else:
+            self._games.move_to_end(table.id)
+        return steps[move]
 
 
 def stats(table: Table) -> list[dict[str, Any]]:

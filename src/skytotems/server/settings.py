@@ -28,6 +28,15 @@ class Settings:
     `clock_heartbeat_s`: how often the moment the server is alive is stored with every
     running clock; after a crash or restart the clocks stop at that moment, so at most
     this much of the server's downtime is charged to a player.
+
+    Limits (README, "Limits"): `max_body_bytes` caps an HTTP request body (413, checked
+    before reading); `http_rate` and `create_rate` are per client address ("N/period",
+    the `limits` library's notation; 429 with Retry-After), kept per process;
+    `trusted_proxies` are the peers whose X-Forwarded-For is believed;
+    `replay_cache_size` is how many finished games keep their replayed states.
+    `idle_without_clock_s` and `idle_clock_limits` say when a playing table whose
+    humans stopped acting is abandoned (its humans' seats taken over by bots and the
+    game played out); a real-time table is abandoned once every human is out of time.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -46,6 +55,13 @@ class Settings:
     chat_rate_window_s: float = 10.0
     chat_history: int = 200
     clock_heartbeat_s: float = 5.0
+    max_body_bytes: int = 64 * 1024
+    http_rate: str = "300/minute"
+    create_rate: str = "20/minute"
+    trusted_proxies: tuple[str, ...] = ()
+    replay_cache_size: int = 16
+    idle_without_clock_s: float = 7 * 24 * 3600.0
+    idle_clock_limits: float = 3.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -67,5 +83,19 @@ class Settings:
             values["sqlite_synchronous"] = env["SKYTOTEMS_SQLITE_SYNCHRONOUS"].upper()
         if "SKYTOTEMS_WAITING_EXPIRY_HOURS" in env:
             values["waiting_expiry_s"] = float(env["SKYTOTEMS_WAITING_EXPIRY_HOURS"]) * 3600
+        if "SKYTOTEMS_MAX_BODY_BYTES" in env:
+            values["max_body_bytes"] = int(env["SKYTOTEMS_MAX_BODY_BYTES"])
+        if "SKYTOTEMS_HTTP_RATE" in env:
+            values["http_rate"] = env["SKYTOTEMS_HTTP_RATE"]
+        if "SKYTOTEMS_CREATE_RATE" in env:
+            values["create_rate"] = env["SKYTOTEMS_CREATE_RATE"]
+        if "SKYTOTEMS_TRUSTED_PROXIES" in env:
+            values["trusted_proxies"] = tuple(
+                p for p in env["SKYTOTEMS_TRUSTED_PROXIES"].replace(",", " ").split() if p
+            )
+        if "SKYTOTEMS_IDLE_DAYS" in env:
+            values["idle_without_clock_s"] = float(env["SKYTOTEMS_IDLE_DAYS"]) * 24 * 3600
+        if "SKYTOTEMS_IDLE_CLOCK_LIMITS" in env:
+            values["idle_clock_limits"] = float(env["SKYTOTEMS_IDLE_CLOCK_LIMITS"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(settings, **values)  # type: ignore[arg-type]
