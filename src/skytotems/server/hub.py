@@ -33,9 +33,9 @@ not told what onlookers say about their game). `welcome` carries the last messag
 connection may read.
 The `view` is `skytotems.view(game, seat)` without its `deck` (sent once, in welcome).
 Events are the engine's, filtered for the seat by `events_for`, followed by the server's
-own (player_joined, undone, time_out, taken_over, table_expired, table_cancelled). A
-connection resumes by sending the last seq it saw in hello: it gets the events it
-missed, or `reset` and the view.
+own (player_joined, undone, time_out, taken_over, table_expired, table_cancelled,
+table_abandoned). A connection resumes by sending the last seq it saw in hello: it gets
+the events it missed, or `reset` and the view.
 """
 
 from __future__ import annotations
@@ -282,6 +282,7 @@ async def serve_socket(
         return
     except (WebSocketDisconnect, TimeoutError):
         return
+    table = await service.committed(table_id)  # never a state whose commit is pending
     player: int | None = None
     if hello.token is not None:
         player = table.player_by_token(hello.token)

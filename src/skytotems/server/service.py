@@ -47,6 +47,9 @@ from .table import Player, Step, Table, hash_token
 
 log = logging.getLogger("skytotems.server")
 
+# the shortest clock limit (the fast real-time bank), for the idle sweep's period
+FASTEST_CLOCK_MS = min(m.bank for m in CLOCK_MODES.values() if m is not None)
+
 # Called after every change of a table, once it is committed and published.
 ChangeListener = Callable[[Table], None]
 
@@ -86,6 +89,21 @@ class TableService:
     async def get(self, table_id: str) -> Table:
         """The table (from memory, or loaded once from the database); 404 if none."""
         return await self.tables.get(table_id)
+
+    async def committed(self, table_id: str) -> Table:
+        """The table with no change in flight, so everything read from it is committed.
+
+        A change applies to the cached table, then commits, under the table's lock (its
+        status turns `finished` before the final entry is durable): waiting for the lock
+        means a reader never serves a record, result or view that a crash could undo. The
+        caller must read the table before its next await."""
+        while True:
+            table = await self.get(table_id)
+            async with table.lock:
+                pass
+            if self.tables.active.get(table_id, self.tables.finished.get(table_id)) is table:
+                return table
+            # the commit failed and the table was read back from the store: use that one
 
     async def _reload(self, table: Table) -> None:
         """After a failed commit: forget the cache and read the table back."""
@@ -146,14 +164,83 @@ class TableService:
         self.tables.remember(table)
 
     async def _sweep_waiting(self) -> None:
-        """Expire waiting tables every so often (a tenth of the limit, at most hourly)."""
-        period = min(3600.0, max(0.05, self.settings.waiting_expiry_s / 10))
+        """Expire waiting tables and abandon idle ones every so often (a tenth of the
+        shortest limit, at most hourly)."""
+        limits = [
+            self.settings.waiting_expiry_s,
+            self.settings.idle_without_clock_s,
+            self.settings.idle_clock_limits * FASTEST_CLOCK_MS / 1000 * self.settings.clock_scale,
+        ]
+        period = min(3600.0, max(0.05, min(limits) / 10))
         while not self._closing:
             await asyncio.sleep(period)
             try:
                 await self.expire_waiting()
+                await self.abandon_idle()
             except Exception:
-                log.exception("skytotems: expiring waiting tables failed")
+                log.exception("skytotems: expiring waiting or idle tables failed")
+
+    # ------------------------------------------------------------- abandoning
+
+    def is_idle(self, table: Table, now: int) -> bool:
+        """Whether a playing table's humans have stopped playing: no human has acted for
+        `idle_without_clock_s` (no clock) or `idle_clock_limits` times the clock's limit
+        (a turn-based move limit, a real-time starting bank), or, on a real-time clock,
+        every human is out of time."""
+        humans = [p.index for p in table.players if p.kind == "human"]
+        if table.status != "playing" or not humans:
+            return False
+        quiet_ms = now - max(table.human_active_ms, table.created_ms)
+        if table.clocks is None:
+            return quiet_ms >= self.settings.idle_without_clock_s * 1000
+        clocks = table.clocks
+        if not clocks.mode.turn_based and all(clocks.expired(p, now) for p in humans):
+            return True
+        return quiet_ms >= self.settings.idle_clock_limits * clocks.bank_start
+
+    async def abandon_if_idle(self, table: Table) -> bool:
+        """If `table` is idle (`is_idle`), hand every human seat to the take-over bot: the
+        game is played out, its result marked abandoned, and its players are told
+        (`table_abandoned`). The clocks' time-out handling may call this too."""
+        async with table.lock:
+            now = store.now_ms()
+            if not self.is_idle(table, now):
+                return False
+            seats = [p for p in table.players if p.kind == "human"]
+            level = self.settings.takeover_level
+            for player in seats:
+                player.kind, player.level = "bot", level
+            table.abandoned = True
+            table.announced_expired.clear()
+            if table.clocks is not None:
+                table.clocks.update(table.clocked_players(), set(), now)
+            clocks = table.clocks.to_json() if table.clocks else None
+            indexes = [p.index for p in seats]
+
+            def write(c: Connection) -> None:
+                for index in indexes:
+                    store.update_seat(c, table.id, index, kind="bot", level=level)
+                store.update_table(c, table.id, clocks=clocks, updated_ms=now)
+
+            await self._commit(table, store.Write(fn=write))
+            self.publisher.publish(
+                table, [], [{"type": "table_abandoned", "players": indexes, "level": level}]
+            )
+        log.info("skytotems: table %s abandoned by its humans; bots play it out", table.id)
+        self._after_change(table)
+        return True
+
+    async def abandon_idle(self) -> int:
+        """`abandon_if_idle` for every playing table; how many were abandoned."""
+        now = store.now_ms()
+        idle = [t for t in self.tables.active.values() if self.is_idle(t, now)]
+        abandoned = 0
+        for table in idle:
+            try:
+                abandoned += await self.abandon_if_idle(table)
+            except ServiceError:
+                continue  # reloaded as it was stored; the next sweep tries again
+        return abandoned
 
     # --------------------------------------------------------------- creating
 
@@ -267,6 +354,7 @@ class TableService:
             token = secrets.token_urlsafe(24)
             now = store.now_ms()
             player.kind, player.name, player.token_hash = "human", name, hash_token(token)
+            table.human_active_ms = now
             started = self._start_if_full(table, now)
             clocks = table.clocks.to_json() if table.clocks else None
             status = table.status
@@ -345,6 +433,10 @@ class TableService:
             write, notices = self._log_write(table, entry, events, now)
             await self._commit(table, write)
             self.publisher.publish(table, events, notices, ack=(reply_to, msg_id))
+            if not by_bot:
+                table.human_active_ms = now
+            await self._commit(table, self._log_write(table, entry, events, now))
+            self.publisher.publish(table, events, [], ack=(reply_to, msg_id))
             if table.status == "finished":
                 self.tables.remember(table)
         self._after_change(table)
@@ -387,6 +479,8 @@ class TableService:
             if game.options.solo:  # both altars score together, rated by the rulebook's bands
                 total = sum(table.result["totals"])
                 table.result["solo"] = {"total": total, "band": solo_band(total)}
+            if table.abandoned:
+                table.result["abandoned"] = True
             values.update(
                 status="finished", finished_ms=now, result=table.result, stats=game_stats(game)
             )
@@ -443,6 +537,7 @@ class TableService:
                 game.apply_fast(action)
             now = store.now_ms()
             table.game = game
+            table.human_active_ms = now
             table.append_entry(None, undo_to=target)
             entry = {
                 "table_id": table.id,
