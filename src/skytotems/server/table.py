@@ -116,6 +116,10 @@ class Table:
     chat: list[dict[str, Any]] = field(default_factory=list)
     # when each sender (a player, or a spectator's connection) last spoke: the rate limit
     chat_sent: dict[object, list[float]] = field(default_factory=dict)
+    # when a human last changed the game (joined, moved, undid); 0: since its creation
+    human_active_ms: int = 0
+    # its idle humans' seats were handed to bots (the result says so once it is over)
+    abandoned: bool = False
 
     # ---------------------------------------------------------------- players
 
@@ -274,4 +278,5 @@ class Table:
             result=row["result"],
             listed=bool(row.get("listed", True)),
             chat=list(stored.chat),
+            human_active_ms=max([row["created_ms"], *(e["at_ms"] for e in stored.entries)]),
         )

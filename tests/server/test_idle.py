@@ -1,0 +1,67 @@
+"""Playing tables whose humans stopped playing are abandoned: their human seats go to the
+take-over bot, the game is played out (finished, result marked abandoned), the players
+are told, and the table leaves the open ones."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from wsclient import Client, ThreadServer, clients_for, create_table, db_rows, wait_for
+
+HUMAN = {"type": "human"}
+
+
+def _abandoned_notice(client: Client, timeout: float) -> dict[str, Any]:
+    while True:
+        message = client.recv_type("state", timeout=timeout)
+        notices = [e for e in message["events"] if e.get("type") == "table_abandoned"]
+        if notices:
+            return notices[0]
+
+
+def _played_out(server: ThreadServer, db_url: str, table_id: str) -> None:
+    url = f"{server.base}/api/tables/{table_id}"
+    wait_for(lambda: httpx.get(url).json()["status"] == "finished", timeout=60, step=0.1)
+    assert httpx.get(url).json()["result"]["abandoned"] is True
+    lobby = httpx.get(server.base + "/api/tables").json()["tables"]
+    assert table_id not in [t["id"] for t in lobby]
+    kinds = db_rows(db_url, "SELECT kind FROM seats WHERE table_id = :id", id=table_id)
+    assert {k for (k,) in kinds} == {"bot"}
+    ((status,),) = db_rows(db_url, "SELECT status FROM tables WHERE id = :id", id=table_id)
+    assert status == "finished"
+
+
+def test_a_table_without_clock_is_abandoned_after_the_idle_time(
+    start_server: Callable[..., ThreadServer], db_url: str
+):
+    server = start_server(idle_without_clock_s=0.5, takeover_level="random")
+    table = create_table(server.base, [HUMAN, HUMAN])
+    table_id = table["table"]["id"]
+    with clients_for(server.base, table) as clients:
+        assert clients[0].state is not None and clients[0].state["status"] == "playing"
+        notice = _abandoned_notice(clients[0], timeout=20)
+        assert notice["players"] == [0, 1]
+    _played_out(server, db_url, table_id)
+
+
+def test_a_real_time_table_whose_mover_ran_out_and_whose_other_human_left_ends(
+    start_server: Callable[..., ThreadServer], db_url: str
+):
+    """A runs out on their turn; B (time left, clock stopped) has gone: without idle
+    handling nobody could ever take A's seat and the table stayed `playing` forever."""
+    server = start_server(clock_scale=0.01, takeover_level="random")  # 1.8 s banks
+    table = create_table(server.base, [HUMAN, HUMAN], clock="fast")
+    table_id = table["table"]["id"]
+    with clients_for(server.base, table) as clients:
+        for client in clients:
+            client.act(client.view["legal_actions"][0], seq=0)
+        watcher = clients[0]
+        while True:  # nobody moves any more: A's clock runs out on their turn
+            message = watcher.recv_type("state", timeout=20)
+            if any(e.get("type") == "time_out" for e in message["events"]):
+                break
+        assert watcher.state is not None and watcher.state["status"] == "playing"
+        _abandoned_notice(watcher, timeout=30)
+    _played_out(server, db_url, table_id)
