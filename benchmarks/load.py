@@ -27,7 +27,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
-from skytotems.server.process import ServerProcess
+from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 REPO = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -274,7 +274,9 @@ def main() -> None:
             print(orjson.dumps({"stages": results}).decode())
         return
     with tempfile.TemporaryDirectory() as folder:
-        server = ServerProcess(f"sqlite:///{Path(folder) / 'load.db'}", cwd=REPO, start_timeout=60)
+        server = ServerProcess(
+            f"sqlite:///{Path(folder) / 'load.db'}", UNLIMITED_RATES, cwd=REPO, start_timeout=60
+        )
         try:
             server.start()
         except RuntimeError as exc:

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from playwright.sync_api import sync_playwright
 
-from skytotems.server.process import ServerProcess
+from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -64,7 +64,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     folder = tmp_path_factory.mktemp("e2e-server")
     server = LiveServer(
         f"sqlite:///{folder / 'skytotems.db'}",
-        env={"SKYTOTEMS_BOT_DELAY_MS": "0"},
+        env={"SKYTOTEMS_BOT_DELAY_MS": "0", **UNLIMITED_RATES},
         log_path=folder / "server.log",
         start_timeout=SERVER_START_TIMEOUT_S,
     ).start()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from skytotems.server.process import ServerProcess
+from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -22,7 +22,7 @@ def test_a_table_nobody_joined_in_time_tells_its_visitors_it_is_closed(
 ) -> None:
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'skytotems.db'}",
-        env={"SKYTOTEMS_WAITING_EXPIRY_HOURS": str(EXPIRY_HOURS)},
+        env={"SKYTOTEMS_WAITING_EXPIRY_HOURS": str(EXPIRY_HOURS), **UNLIMITED_RATES},
         log_path=tmp_path / "server.log",
         start_timeout=START_TIMEOUT_S,
     ).start()

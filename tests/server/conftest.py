@@ -13,6 +13,9 @@ from wsclient import ThreadServer
 
 from skytotems.server import Settings
 
+# tests play many tables from one address; the limits are tested on their own
+UNLIMITED = {"http_rate": "1000000/minute", "create_rate": "1000000/minute"}
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
@@ -27,7 +30,7 @@ def start_server(db_url: str) -> Iterator[Callable[..., ThreadServer]]:
     servers: list[ThreadServer] = []
 
     def start(**overrides: Any) -> ThreadServer:
-        settings = Settings(**{"db_url": db_url, "static_dir": None, **overrides})
+        settings = Settings(**{"db_url": db_url, "static_dir": None, **UNLIMITED, **overrides})
         server = ThreadServer(settings).start()
         servers.append(server)
         return server

@@ -29,7 +29,7 @@ def test_generated_requests_get_no_500_and_match_the_schema(
     strategy = schema.as_strategy(path_parameters={"table_id": table_id})
 
     @settings(
-        max_examples=120,
+        max_examples=60,
         deadline=None,
         database=None,
         derandomize=True,

@@ -21,7 +21,7 @@ from sqlalchemy import text
 from websockets.sync.client import ClientConnection, connect
 
 from skytotems.server import Settings, create_app, store
-from skytotems.server.process import ServerProcess
+from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
@@ -114,7 +114,7 @@ class ProcessServer(ServerProcess):
     """`python -m skytotems.server` in a child process (for restart and kill -9 tests)."""
 
     def __init__(self, db_url: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(db_url, env, cwd=REPO)
+        super().__init__(db_url, {**UNLIMITED_RATES, **(env or {})}, cwd=REPO)
 
 
 def create_table(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:

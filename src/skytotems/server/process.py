@@ -22,6 +22,14 @@ def free_port() -> int:
         return port
 
 
+# per-address rates high enough for tests and benchmarks that play many tables from one
+# address (the real limits are tested on their own)
+UNLIMITED_RATES = {
+    "SKYTOTEMS_HTTP_RATE": "1000000/minute",
+    "SKYTOTEMS_CREATE_RATE": "1000000/minute",
+}
+
+
 class ServerProcess:
     """The real server process; its output goes to `log_path` (or is read on failure)."""
 

@@ -56,7 +56,7 @@ class Settings:
     chat_history: int = 200
     clock_heartbeat_s: float = 5.0
     max_body_bytes: int = 64 * 1024
-    http_rate: str = "300/minute"
+    http_rate: str = "600/minute"
     create_rate: str = "20/minute"
     trusted_proxies: tuple[str, ...] = ()
     replay_cache_size: int = 16
