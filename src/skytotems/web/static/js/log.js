@@ -116,6 +116,8 @@ export function describe(event, ctx) {
       return entry("log.table_expired", {}, { kind: "info" });
     case "table_cancelled":
       return entry("log.table_cancelled", { player: pp(event.player) }, { kind: "info" });
+    case "table_abandoned":
+      return entry("log.table_abandoned", { level: t(`bot.level.${event.level}`) }, { kind: "info" });
     case "undone":
       return entry("log.undone", { player: pp(event.player) }, { kind: "info" });
     case "time_out":
