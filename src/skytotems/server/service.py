@@ -201,7 +201,8 @@ class TableService:
     async def abandon_if_idle(self, table: Table) -> bool:
         """If `table` is idle (`is_idle`), hand every human seat to the take-over bot: the
         game is played out, its result marked abandoned, and its players are told
-        (`table_abandoned`). The clocks' time-out handling may call this too."""
+        (`taken_over` for each seat, then `table_abandoned`). The clocks' time-out
+        handling calls this too."""
         async with table.lock:
             now = store.now_ms()
             if not self.is_idle(table, now):
@@ -223,9 +224,12 @@ class TableService:
                 store.update_table(c, table.id, clocks=clocks, updated_ms=now)
 
             await self._commit(table, store.Write(fn=write))
-            self.publisher.publish(
-                table, [], [{"type": "table_abandoned", "players": indexes, "level": level}]
-            )
+            taken = [
+                {"type": "taken_over", "player": i, "level": level, "automatic": True}
+                for i in indexes
+            ]
+            abandoned = {"type": "table_abandoned", "players": indexes, "level": level}
+            self.publisher.publish(table, [], [*taken, abandoned])
         log.info("skytotems: table %s abandoned by its humans; bots play it out", table.id)
         self._after_change(table)
         return True
