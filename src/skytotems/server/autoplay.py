@@ -147,6 +147,11 @@ class Autoplay:
             await self.service.time_out(table)
         except ServiceError as exc:
             log.debug("skytotems: time-out on %s not stored: %s", table.id, exc.message)
+        try:
+            if await self.service.abandon_if_idle(table):
+                return  # every human is out of time: bots play the game out (it re-arms)
+        except ServiceError as exc:
+            log.debug("skytotems: abandoning an idle table failed: %s", exc.message)
         for p in self._seats_for_bots(table, store.now_ms()):
             try:
                 await self.service.takeover(table, None, p, automatic=True)
@@ -162,28 +167,3 @@ class Autoplay:
                 await self.service.store_heartbeat()
             except Exception:
                 log.exception("skytotems: storing the clocks' heartbeat failed")
-        now = store.now_ms()
-        out = [p for p in table.clocked_players() if table.clocks.expired(p, now)]
-        fresh = [p for p in out if p not in table.announced_expired]
-        table.announced_expired.update(fresh)
-        if fresh:
-            self.service.publisher.publish(
-                table, [], [{"type": "time_out", "player": p} for p in fresh]
-            )
-        try:
-            if await self.service.abandon_if_idle(table):
-                return  # every human is out of time: bots play the game out (it re-arms)
-        except ServiceError as exc:
-            log.debug("skytotems: abandoning an idle table failed: %s", exc.message)
-        for p in out:
-            others = [
-                q
-                for q in table.players
-                if q.index != p and q.kind == "human" and not table.clocks.expired(q.index, now)
-            ]
-            if not others:
-                try:
-                    await self.service.takeover(table, None, p, automatic=True)
-                except ServiceError as exc:
-                    log.debug("skytotems: automatic take-over skipped: %s", exc.message)
-        self._arm_timer(table)

@@ -212,7 +212,6 @@ class TableService:
             for player in seats:
                 player.kind, player.level = "bot", level
             table.abandoned = True
-            table.announced_expired.clear()
             if table.clocks is not None:
                 table.clocks.update(table.clocked_players(), set(), now)
             clocks = table.clocks.to_json() if table.clocks else None
@@ -439,8 +438,6 @@ class TableService:
             self.publisher.publish(table, events, notices, ack=(reply_to, msg_id))
             if not by_bot:
                 table.human_active_ms = now
-            await self._commit(table, self._log_write(table, entry, events, now))
-            self.publisher.publish(table, events, [], ack=(reply_to, msg_id))
             if table.status == "finished":
                 self.tables.remember(table)
         self._after_change(table)
