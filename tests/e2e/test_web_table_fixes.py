@@ -3,11 +3,10 @@ test fails on the page as it was."""
 
 from __future__ import annotations
 
-import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from webplay import MY_TURN, click_once, wait_until_answered
+from webplay import MY_TURN, click_until
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -32,19 +31,10 @@ def against_a_bot(pages: Pages, live_server: LiveServer, **options: Any) -> tupl
     return seat_page(pages, live_server, body, **options)
 
 
-def click_until(page: Page, done: str, seed: int = 0, limit: int = 60) -> None:
+def click_until_shown(page: Page, done: str, seed: int = 0, limit: int = 60) -> None:
     """Click the page's targets until `done` (a selector) matches."""
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if page.locator(done).count():
-            return
-        if page.locator(MY_TURN).count():
-            move = page.locator("#table-root").get_attribute("data-move")
-            click_once(page, rng, build_totems=False)
-            wait_until_answered(page, move)
-        else:
-            page.wait_for_timeout(50)
-    raise AssertionError(f"{done} never showed")
+    if not click_until(page, lambda: page.locator(done).count(), seed, limit, pause_ms=50):
+        raise AssertionError(f"{done} never showed")
 
 
 # ------------------------------------------------------------------ bug 2: the log
@@ -114,7 +104,7 @@ def test_a_height_is_labelled_only_where_its_column_top_shows_and_rotation_revea
 
 def test_the_rotate_button_turns_the_main_altar(pages: Pages, live_server: LiveServer) -> None:
     page, _ = against_a_bot(pages, live_server)
-    click_until(page, "#table-root[data-phase='play']")
+    click_until_shown(page, "#table-root[data-phase='play']")
     page.wait_for_selector("#main-altar .column")
     column = page.locator("#main-altar .column").first
     cell = column.get_attribute("data-cell")
@@ -134,7 +124,7 @@ def test_the_starting_card_sits_apart_from_the_goals_and_shows_no_points(
     pages: Pages, live_server: LiveServer
 ) -> None:
     page, _ = against_a_bot(pages, live_server)
-    click_until(page, "#table-root[data-phase='play']")
+    click_until_shown(page, "#table-root[data-phase='play']")
     start = page.locator("#my-start .card")
     assert start.count() == 1
     assert start.locator(".card-points").count() == 0
@@ -153,7 +143,7 @@ def test_a_solo_prompt_names_its_altar_apart_from_the_sentence(
 ) -> None:
     body = {"options": {"players": 1}, "seats": [{"type": "human", "name": "Aiko"}]}
     page, _ = seat_page(pages, live_server, body)
-    click_until(page, f"#table-root[data-phase='play']{MY_TURN[len('#table-root') :]}")
+    click_until_shown(page, f"#table-root[data-phase='play']{MY_TURN[len('#table-root') :]}")
     status = page.locator("#status-text").inner_text()
     assert re.search(r"^Altar [12] — Your turn", status), status
 
@@ -163,7 +153,7 @@ def test_a_solo_prompt_names_its_altar_apart_from_the_sentence(
 
 def test_phone_buttons_are_at_least_44_pixels(pages: Pages, live_server: LiveServer) -> None:
     page, _ = against_a_bot(pages, live_server, width=390, height=844)
-    click_until(page, "#table-root[data-phase='play']")
+    click_until_shown(page, "#table-root[data-phase='play']")
     page.wait_for_selector("#status-buttons .btn, #zoom-in")
     sizes = page.evaluate(
         "() => [...document.querySelectorAll('#status-buttons .btn, .zoom-controls .btn,"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from webplay import MY_TURN, click_once, wait_until_answered
+from webplay import MY_TURN, click_if_asked
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -42,11 +42,7 @@ def test_three_players_each_see_the_acting_altar_and_its_grid(
         if min(moves) >= 12 and placing and len(set(moves)) == 1:
             break
         for page in players:
-            if page.locator(MY_TURN).count():
-                move = page.locator("#table-root").get_attribute("data-move")
-                click_once(page, rng, build_totems=False)
-                wait_until_answered(page, move)
-        players[0].wait_for_timeout(30)
+            click_if_asked(page, rng, pause_ms=10)
     else:
         raise AssertionError("the three players did not reach a dozen moves")
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from webplay import MY_TURN, click_once, wait_until_answered
+from webplay import MY_TURN, click_once, click_until, wait_until_answered
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -55,42 +55,30 @@ def open_seat(pages: Pages, live_server: LiveServer, width: int, height: int) ->
 
 def play_until(page: Page, seed: int, predicate_js: str) -> None:
     """Play by clicking (when asked) until `predicate_js` holds on the page."""
-    rng = random.Random(seed)
-    for _ in range(400):
-        if page.evaluate(predicate_js):
-            return
-        if page.locator(MY_TURN).count():
-            move = page.locator("#table-root").get_attribute("data-move")
-            click_once(page, rng, build_totems=False)
-            wait_until_answered(page, move)
-        else:
-            page.wait_for_timeout(15)
-    raise AssertionError(f"never true: {predicate_js}")
+    if not click_until(page, lambda: page.evaluate(predicate_js), seed, 400, pause_ms=15):
+        raise AssertionError(f"never true: {predicate_js}")
 
 
 def play_until_a_bot_acts(page: Page, seed: int) -> dict[str, Any]:
     """Play by clicking until a bot's turn is on screen; the altar's geometry then."""
-    rng = random.Random(seed)
-    for _ in range(200):
-        acting_bot = page.evaluate(
+
+    def acting_bot() -> dict[str, Any] | None:
+        seat = page.evaluate(
             "() => { const v = window.skytotems.screen.view;"
             " return v && v.phase === 'play' && v.decision && v.decision.seats.length === 1"
             " && v.decision.seats[0] !== 0 ? v.decision.seats[0] : null; }"
         )
-        if acting_bot is not None:
-            geometry: dict[str, Any] = page.evaluate(ALTAR_GEOMETRY_JS)
-            geometry["seat"] = acting_bot
-            geometry["name"] = page.evaluate(
-                f"() => window.skytotems.screen.seatName({acting_bot})"
-            )
-            return geometry
-        if page.locator(MY_TURN).count():
-            move = page.locator("#table-root").get_attribute("data-move")
-            click_once(page, rng, build_totems=False)
-            wait_until_answered(page, move)
-        else:
-            page.wait_for_timeout(20)
-    raise AssertionError("no bot's turn was seen")
+        if seat is None:
+            return None
+        geometry: dict[str, Any] = page.evaluate(ALTAR_GEOMETRY_JS)
+        geometry["seat"] = seat
+        geometry["name"] = page.evaluate(f"() => window.skytotems.screen.seatName({seat})")
+        return geometry
+
+    found = click_until(page, acting_bot, seed, 200)
+    if found is None:
+        raise AssertionError("no bot's turn was seen")
+    return found
 
 
 def test_the_acting_bots_altar_is_brought_forward_whole_and_readable(

@@ -10,12 +10,16 @@ from __future__ import annotations
 import random
 import time
 from collections import deque
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from playwright.sync_api import Locator, Page
+
+T = TypeVar("T")
 
 MY_TURN = "#table-root[data-mine='1']"
 GAME_OVER = "#table-root[data-phase='over']"
@@ -89,6 +93,31 @@ def wait_until_answered(page: Page, move_before: str | None, timeout_s: float = 
         if not busy and (move != move_before or mine == "1"):
             return
         page.wait_for_timeout(40)
+
+
+def click_if_asked(page: Page, rng: random.Random, pause_ms: int = 20) -> None:
+    """One click (never building a totem) and its answer when the page asks this player;
+    otherwise a short pause while the others play."""
+    if page.locator(MY_TURN).count():
+        move = page.locator("#table-root").get_attribute("data-move")
+        click_once(page, rng, build_totems=False)
+        wait_until_answered(page, move)
+    else:
+        page.wait_for_timeout(pause_ms)
+
+
+def click_until(
+    page: Page, done: Callable[[], T | None], seed: int, limit: int, pause_ms: int = 20
+) -> T | None:
+    """Click whenever asked (`click_if_asked`) until `done()` gives something truthy, and
+    return it; None if `limit` rounds pass first."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        found = done()
+        if found:
+            return found
+        click_if_asked(page, rng, pause_ms)
+    return None
 
 
 def play_by_clicking(
