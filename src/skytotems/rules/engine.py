@@ -10,8 +10,8 @@ Nothing here knows about bots, servers or screens.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVarTuple
 
 from .actions import (
     Action,
@@ -61,11 +61,13 @@ from .events import (
     TurnStarted,
 )
 from .grid import cell_to_json, format_cell
-from .options import ROUNDS, GameOptions
+from .options import ROUNDS, SLOTS_BY_SEATS, GameOptions
 from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
 from .rng import Rng
 from .scoring import final_places, score_sheet
 from .steps import (
+    CLOUD_REASONS,
+    TURN_MODES,
     AfterAction,
     BirdDraw,
     CatBlessing,
@@ -97,6 +99,23 @@ ANSWERS: dict[str, tuple[type[Action], ...]] = {
     "dragon_build": (TakeSlot, DrawFromBag),
     "end_turn": (Reveal, EndTurn),
     "last_reveal": (Reveal, EndTurn),
+}
+
+
+Fields = TypeVarTuple("Fields")
+
+# Steps are immutable values, so the hot paths reuse one instance per value instead of
+# building a NamedTuple each time (a Python-level `__new__` and a tracked allocation).
+_SEATS = range(max(SLOTS_BY_SEATS))
+_TOP_OF_TURN = {m: tuple(TopOfTurn(s, m) for s in _SEATS) for m in TURN_MODES}
+_AFTER_ACTION = {m: tuple(AfterAction(s, m) for s in _SEATS) for m in TURN_MODES}
+_END_OF_TURN = {m: tuple(EndOfTurnPrompt(s, m) for s in _SEATS) for m in TURN_MODES}
+_CAT_CHECK = tuple(CatCheck(s) for s in _SEATS)
+_OPEN_POOL = tuple(OpenPool(s) for s in _SEATS)
+# _CLOUDS_OWED[why][remaining][seat], remaining 0 to 3 (3 for a bird).
+_CLOUDS_OWED = {
+    why: tuple(tuple(CloudsOwed(s, r, why) for s in _SEATS) for r in range(4))
+    for why in CLOUD_REASONS
 }
 
 
@@ -160,10 +179,10 @@ class Game:
         self._legal: dict[int, list[Action]] = {}
         self._reveal_cache: dict[int, tuple[int, tuple[str, ...]]] = {}
         self._site_cache: dict[int, tuple[int, list[BuildTotem]]] = {}
-        self._emit(TotemSetChosen(tuple(TOTEM_NAMES[k] for k in self.kinds)))
-        self._emit(StartPlayerChosen(self.first_player))
+        self._emit(TotemSetChosen, tuple(TOTEM_NAMES[k] for k in self.kinds))
+        self._emit(StartPlayerChosen, self.first_player)
         for s in range(n):
-            self._emit(CardsDealt(s, self.hands[s], len(self.hands[s])))
+            self._emit(CardsDealt, s, self.hands[s], len(self.hands[s]))
         self.setup_events: list[Event] = self._events or []
         self._events = None
 
@@ -342,9 +361,11 @@ class Game:
 
     # -------------------------------------------------------------- the machine
 
-    def _emit(self, event: Event) -> None:
+    def _emit(self, event: Callable[[*Fields], Event], *fields: *Fields) -> None:
+        """Record `event(*fields)` while `apply` collects events. The event is built only
+        then: `apply_fast` (search, playouts) never pays for objects nobody reads."""
         if self._events is not None:
-            self._events.append(event)
+            self._events.append(event(*fields))
 
     def _changed(self) -> None:
         self._decision = None
@@ -362,152 +383,154 @@ class Game:
         handler(self, action)
 
     def _advance(self) -> None:
-        """Settle steps that need no decision until one does (or the game ends)."""
+        """Settle steps that need no decision until one does (or the game ends).
+
+        Steps are told apart by `type(step) is ...`, in the order they come up most: a
+        `match` on class patterns costs a full isinstance check per case, which made
+        every engine step several percent slower (issue 16's measurement).
+        """
         self._changed()
         stack = self._stack
         while stack:
             step = stack[-1]
-            match step:
-                case OpenPool():
-                    if self.pool:
-                        return
-                    stack.pop()
-                case CatCheck():
-                    if self.cat_in_play and cat_cells(self.altars[step.seat]):
-                        return
-                    stack.pop()
-                case AfterAction():
-                    stack.pop()
-                    if self.extra_turns > 0:
-                        self.extra_turns -= 1
-                        stack.append(TopOfTurn(step.seat, "extra"))
-                        self._emit(TurnStarted(step.seat, self.round, "extra"))
-                    else:
-                        stack.append(EndOfTurnPrompt(step.seat, step.mode))
-                case EndOfTurnPrompt():
-                    if self.revealable(step.seat):
-                        return
-                    stack.pop()
-                    self._pass_turn(step.seat)
-                case RevealReward():
+            if type(step) is OpenPool:
+                if self.pool:
+                    return
+                stack.pop()
+            elif type(step) is CatCheck:
+                if self.cat_in_play and cat_cells(self.altars[step.seat]):
+                    return
+                stack.pop()
+            elif type(step) is AfterAction:
+                stack.pop()
+                if self.extra_turns > 0:
+                    self.extra_turns -= 1
+                    stack.append(_TOP_OF_TURN["extra"][step.seat])
+                    self._emit(TurnStarted, step.seat, self.round, "extra")
+                else:
+                    stack.append(_END_OF_TURN[step.mode][step.seat])
+            elif type(step) is EndOfTurnPrompt:
+                if self.revealable(step.seat):
+                    return
+                stack.pop()
+                self._pass_turn(step.seat)
+            elif type(step) is TopOfTurn or type(step) is CloudsOwed:
+                return
+            elif type(step) is WolfBlessing:
+                stacks = self.altars[step.seat].stacks
+                bag = self.bag
+                if any(bag[stacks[c][0]] for c in step.remaining):
+                    return
+                stack.pop()
+            elif type(step) is RevealReward:
+                if self.bag_total:
+                    return
+                stack.pop()
+                self._emit(NothingGained, step.seat, "empty_bag")
+            elif type(step) is CatBlessing:
+                seat, first = step
+                if first < 0:
                     if self.bag_total:
                         return
                     stack.pop()
-                    self._emit(NothingGained(step.seat, "empty_bag"))
-                case CatBlessing():
-                    seat, first = step
-                    if first < 0:
-                        if self.bag_total:
-                            return
-                        stack.pop()
-                        self._emit(NothingGained(seat, "empty_bag"))
-                    elif any(n for d, n in enumerate(self.bag) if d != first):
-                        return
-                    else:
-                        stack[-1] = OpenPool(seat)
-                case BirdDraw():
-                    self.pool = self._draw_random(3, step.seat, "bird")
-                    stack[-1] = OpenPool(step.seat)
-                case WolfBlessing():
-                    stacks = self.altars[step.seat].stacks
-                    bag = self.bag
-                    if any(bag[stacks[c][0]] for c in step.remaining):
-                        return
-                    stack.pop()
-                case LastReveals():
-                    if self.revealable(step.seat):
-                        return
-                    stack.pop()
-                    self._next_last_reveal(step.order)
-                case StartingAltar():
-                    stack.pop()
-                    self._build_start_altar(step.seat)
-                case FillSlots():
-                    stack.pop()
-                    self._fill_slots_at_setup()
-                case _:  # StartingChoice, TopOfTurn, CloudsOwed, DragonBuild: always a decision
+                    self._emit(NothingGained, seat, "empty_bag")
+                elif any(n for d, n in enumerate(self.bag) if d != first):
                     return
+                else:
+                    stack[-1] = OpenPool(seat)
+            elif type(step) is BirdDraw:
+                self.pool = self._draw_random(3, step.seat, "bird")
+                stack[-1] = OpenPool(step.seat)
+            elif type(step) is LastReveals:
+                if self.revealable(step.seat):
+                    return
+                stack.pop()
+                self._next_last_reveal(step.order)
+            elif type(step) is StartingAltar:
+                stack.pop()
+                self._build_start_altar(step.seat)
+            elif type(step) is FillSlots:
+                stack.pop()
+                self._fill_slots_at_setup()
+            else:  # StartingChoice, DragonBuild: always a decision
+                return
         if self.phase != "over":
             self._finish()
 
     def _make_decision(self) -> Decision:
         step = self._stack[-1]
-        match step:
-            case StartingChoice():
-                seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
-                chosen = [s for s in range(self.n) if self.start_cards[s] is not None]
-                return Decision("choose_start", seats, {"chosen": chosen})
-            case TopOfTurn():
-                return Decision("turn", (step.seat,), {"mode": step.mode, "acted": False})
-            case EndOfTurnPrompt():
-                return Decision("end_turn", (step.seat,), {"mode": step.mode, "acted": True})
-            case OpenPool():
-                pool = [DESIGN_NAMES[d] for d in sorted(self.pool)]
-                return Decision("place_pedestal", (step.seat,), {"pool": pool})
-            case CloudsOwed():
-                context = {"remaining": step.remaining, "why": step.why}
-                return Decision("place_cloud", (step.seat,), context)
-            case CatCheck():
-                return Decision("choose_cat", (step.seat,), {})
-            case RevealReward():
-                return Decision("choose_design", (step.seat,), {"purpose": "reward"})
-            case CatBlessing():
-                cat: dict[str, Any] = {"purpose": "cat"}
-                if step.first >= 0:
-                    cat["first"] = DESIGN_NAMES[step.first]
-                return Decision("choose_design", (step.seat,), cat)
-            case WolfBlessing():
-                remaining = [cell_to_json(c) for c in step.remaining]
-                return Decision("wolf_blessing", (step.seat,), {"remaining": remaining})
-            case DragonBuild():
-                return Decision("dragon_build", (step.seat,), {})
-            case LastReveals():
-                return Decision("last_reveal", (step.seat,), {})
+        if type(step) is OpenPool:
+            pool = [DESIGN_NAMES[d] for d in sorted(self.pool)]
+            return Decision("place_pedestal", (step.seat,), {"pool": pool})
+        if type(step) is TopOfTurn:
+            return Decision("turn", (step.seat,), {"mode": step.mode, "acted": False})
+        if type(step) is CloudsOwed:
+            context = {"remaining": step.remaining, "why": step.why}
+            return Decision("place_cloud", (step.seat,), context)
+        if type(step) is WolfBlessing:
+            remaining = [cell_to_json(c) for c in step.remaining]
+            return Decision("wolf_blessing", (step.seat,), {"remaining": remaining})
+        if type(step) is StartingChoice:
+            seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
+            chosen = [s for s in range(self.n) if self.start_cards[s] is not None]
+            return Decision("choose_start", seats, {"chosen": chosen})
+        if type(step) is EndOfTurnPrompt:
+            return Decision("end_turn", (step.seat,), {"mode": step.mode, "acted": True})
+        if type(step) is CatCheck:
+            return Decision("choose_cat", (step.seat,), {})
+        if type(step) is RevealReward:
+            return Decision("choose_design", (step.seat,), {"purpose": "reward"})
+        if type(step) is CatBlessing:
+            cat: dict[str, Any] = {"purpose": "cat"}
+            if step.first >= 0:
+                cat["first"] = DESIGN_NAMES[step.first]
+            return Decision("choose_design", (step.seat,), cat)
+        if type(step) is DragonBuild:
+            return Decision("dragon_build", (step.seat,), {})
+        if type(step) is LastReveals:
+            return Decision("last_reveal", (step.seat,), {})
         raise AssertionError(f"no decision for step {step!r}")  # pragma: no cover
 
     def _generate_legal(self, seat: int) -> list[Action]:
         step = self._stack[-1]
         out: list[Action] = []
-        match step:
-            case StartingChoice():
-                out.extend(ChooseStart(seat, c) for c in self.hands[seat])
-            case TopOfTurn():
+        if type(step) is OpenPool:
+            altar = self.altars[seat]
+            for d in sorted(set(self.pool)):
+                out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
+                out.append(ReturnPedestal(seat, d))
+            # Open point, unless in the last reveals (one card at a time) or while a cat
+            # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
+            if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
                 out.extend(Reveal(seat, c) for c in self.revealable(seat))
-                if step.mode == "final":
-                    out.extend(self.totem_options(seat))
-                    out.append(Pass(seat))
-                else:
-                    out.extend(self._build_pedestal_actions(seat))
-                    out.extend(self.totem_options(seat))
-            case OpenPool():
-                altar = self.altars[seat]
-                for d in sorted(set(self.pool)):
-                    out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
-                    out.append(ReturnPedestal(seat, d))
-                # Open point, unless in the last reveals (one card at a time) or while a cat
-                # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
-                if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
-                    out.extend(Reveal(seat, c) for c in self.revealable(seat))
-            case CloudsOwed():
-                out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
-            case CatCheck():
-                out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
-            case RevealReward() | CatBlessing():
-                first = step.first if isinstance(step, CatBlessing) else -1
-                out.extend(
-                    ChooseDesign(seat, d)
-                    for d, count in enumerate(self.bag)
-                    if count and d != first
-                )
-            case WolfBlessing():
-                stacks = self.altars[seat].stacks
-                out.extend(WolfTake(seat, c) for c in step.remaining if self.bag[stacks[c][0]])
-                out.append(WolfStop(seat))
-            case DragonBuild():
+        elif type(step) is TopOfTurn:
+            out.extend(Reveal(seat, c) for c in self.revealable(seat))
+            if step.mode == "final":
+                out.extend(self.totem_options(seat))
+                out.append(Pass(seat))
+            else:
                 out.extend(self._build_pedestal_actions(seat))
-            case EndOfTurnPrompt() | LastReveals():
-                out.extend(Reveal(seat, c) for c in self.revealable(seat))
-                out.append(EndTurn(seat))
+                out.extend(self.totem_options(seat))
+        elif type(step) is CloudsOwed:
+            out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
+        elif type(step) is WolfBlessing:
+            stacks = self.altars[seat].stacks
+            out.extend(WolfTake(seat, c) for c in step.remaining if self.bag[stacks[c][0]])
+            out.append(WolfStop(seat))
+        elif type(step) is StartingChoice:
+            out.extend(ChooseStart(seat, c) for c in self.hands[seat])
+        elif type(step) is CatCheck:
+            out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
+        elif type(step) is RevealReward or type(step) is CatBlessing:
+            first = step.first if type(step) is CatBlessing else -1
+            out.extend(
+                ChooseDesign(seat, d) for d, count in enumerate(self.bag) if count and d != first
+            )
+        elif type(step) is DragonBuild:
+            out.extend(self._build_pedestal_actions(seat))
+        elif type(step) is EndOfTurnPrompt or type(step) is LastReveals:
+            out.extend(Reveal(seat, c) for c in self.revealable(seat))
+            out.append(EndTurn(seat))
         return out
 
     def _build_pedestal_actions(self, seat: int) -> list[Action]:
@@ -520,14 +543,14 @@ class Game:
     def _choose_start(self, a: ChooseStart) -> None:
         self.start_cards[a.seat] = a.card
         self.goals[a.seat] = [c for c in self.hands[a.seat] if c != a.card]
-        self._emit(StartChosen(a.seat, a.card))
+        self._emit(StartChosen, a.seat, a.card)
         if all(c is not None for c in self.start_cards):
             self._build_start_altars()
 
     def _build_start_altars(self) -> None:
         """RULES.md §12 setup order: once every seat has chosen, the starting altars are
         built one seat at a time from the start player on, then the slots are filled."""
-        self._emit(StartCardsRevealed(tuple(c or "" for c in self.start_cards)))
+        self._emit(StartCardsRevealed, tuple(c or "" for c in self.start_cards))
         stack = self._stack
         stack.pop()  # the starting choice
         stack.append(FillSlots())
@@ -546,8 +569,8 @@ class Game:
                     self._take_from_bag(d)
                     altar.add_pedestal(d, cell)
                     drawn.append(d)
-                    self._emit(PedestalPlaced(seat, d, cell, "start"))
-        self._emit(PedestalsDrawn(seat, "start", tuple(drawn)))
+                    self._emit(PedestalPlaced, seat, d, cell, "start")
+        self._emit(PedestalsDrawn, seat, "start", tuple(drawn))
         if card.start.cloud:
             self._stack.append(CloudsOwed(seat, 1, "start_card"))
 
@@ -555,21 +578,21 @@ class Game:
         for i in range(len(self.slots)):
             drawn = self._draw_random(2, None, "slot_fill")
             self.slots[i] = drawn
-            self._emit(SlotFilled(i, tuple(drawn)))
+            self._emit(SlotFilled, i, tuple(drawn))
         self.round = 1
         self.phase = "play"
-        self._emit(PhaseStarted("play"))
+        self._emit(PhaseStarted, "play")
         self._start_turn(self.start_player, "normal")
 
     def _start_turn(self, seat: int, mode: str) -> None:
         self.current = seat
-        self._stack.append(TopOfTurn(seat, mode))
-        self._emit(TurnStarted(seat, self.round, mode))
+        self._stack.append(_TOP_OF_TURN[mode][seat])
+        self._emit(TurnStarted, seat, self.round, mode)
 
     def _take_slot(self, a: TakeSlot) -> None:
         taken = self.slots[a.slot]
         self.slots[a.slot] = []
-        self._emit(SlotTaken(a.seat, a.slot, tuple(taken)))
+        self._emit(SlotTaken, a.seat, a.slot, tuple(taken))
         self._open_build_pool(a.seat, list(taken))
 
     def _draw_from_bag(self, a: DrawFromBag) -> None:
@@ -580,22 +603,22 @@ class Game:
         self.pool = pool
         stack = self._stack
         top = stack.pop()
-        if isinstance(top, TopOfTurn):
-            stack.append(AfterAction(seat, top.mode))
-        stack.append(CatCheck(seat))
-        stack.append(OpenPool(seat))
+        if type(top) is TopOfTurn:
+            stack.append(_AFTER_ACTION[top.mode][seat])
+        stack.append(_CAT_CHECK[seat])
+        stack.append(_OPEN_POOL[seat])
 
     def _build_totem(self, a: BuildTotem) -> None:
         seat = a.seat
         altar = self.altars[seat]
         totem = build_totem(altar, a.kind, a.cells)
         altar.add_totem(totem)
-        self._emit(TotemBuilt(seat, a.kind, a.cells, totem.height, totem.points))
+        self._emit(TotemBuilt, seat, a.kind, a.cells, totem.height, totem.points)
         stack = self._stack
         top = stack.pop()
         assert isinstance(top, TopOfTurn)  # a totem is built only at the top of a turn
-        stack.append(AfterAction(seat, top.mode))
-        stack.append(CatCheck(seat))
+        stack.append(_AFTER_ACTION[top.mode][seat])
+        stack.append(_CAT_CHECK[seat])
         kind = a.kind
         if kind == T_HORSE:
             self.extra_turns += 1
@@ -606,16 +629,16 @@ class Game:
             if self.bag_total:
                 d = self._draw_random(1, seat, "hoard")[0]
                 altar.add_hoard(d)
-                self._emit(HoardAdded(seat, d))
+                self._emit(HoardAdded, seat, d)
             else:
-                self._emit(NothingGained(seat, "empty_bag"))
+                self._emit(NothingGained, seat, "empty_bag")
             stack.append(DragonBuild(seat))
         else:  # bird: 3 clouds, then 3 random pedestals
             stack.append(BirdDraw(seat))
-            stack.append(CloudsOwed(seat, 3, "bird"))
+            stack.append(_CLOUDS_OWED["bird"][3][seat])
 
     def _pass(self, a: Pass) -> None:
-        self._emit(Passed(a.seat))
+        self._emit(Passed, a.seat)
         top = self._stack.pop()
         assert isinstance(top, TopOfTurn)  # passing answers only a final-totem turn
         self._stack.append(AfterAction(a.seat, top.mode))
@@ -623,22 +646,22 @@ class Game:
     def _place_pedestal(self, a: PlacePedestal) -> None:
         self.pool.remove(a.design)
         self.altars[a.seat].add_pedestal(a.design, a.cell)
-        self._emit(PedestalPlaced(a.seat, a.design, a.cell, "pool"))
+        self._emit(PedestalPlaced, a.seat, a.design, a.cell, "pool")
 
     def _return_pedestal(self, a: ReturnPedestal) -> None:
         self.pool.remove(a.design)
         self.bag[a.design] += 1
         self.bag_total += 1
-        self._emit(PedestalReturned(a.seat, a.design))
-        self._stack.append(CloudsOwed(a.seat, 1, "return"))
+        self._emit(PedestalReturned, a.seat, a.design)
+        self._stack.append(_CLOUDS_OWED["return"][1][a.seat])
 
     def _place_cloud(self, a: PlaceCloud) -> None:
         self.altars[a.seat].add_cloud(a.cell)
-        self._emit(CloudPlaced(a.seat, a.cell))
+        self._emit(CloudPlaced, a.seat, a.cell)
         step = self._stack[-1]
         assert isinstance(step, CloudsOwed)
         if step.remaining > 1:
-            self._stack[-1] = CloudsOwed(step.seat, step.remaining - 1, step.why)
+            self._stack[-1] = _CLOUDS_OWED[step.why][step.remaining - 1][step.seat]
         else:
             self._stack.pop()
 
@@ -646,7 +669,7 @@ class Game:
         self.goals[a.seat].remove(a.card)
         self.revealed[a.seat].append(a.card)
         self._reveal_cache.pop(a.seat, None)
-        self._emit(CardRevealed(a.seat, a.card, self.cards[a.card].points))
+        self._emit(CardRevealed, a.seat, a.card, self.cards[a.card].points)
         self._stack.append(RevealReward(a.seat))
 
     def _choose_design(self, a: ChooseDesign) -> None:
@@ -654,9 +677,9 @@ class Game:
         stack = self._stack
         step = stack.pop()
         self._take_from_bag(d)
-        if isinstance(step, RevealReward):
-            self._emit(DesignChosen(seat, d, "reward"))
-            if isinstance(stack[-1], OpenPool):
+        if type(step) is RevealReward:
+            self._emit(DesignChosen, seat, d, "reward")
+            if type(stack[-1]) is OpenPool:
                 self.pool.append(d)
             else:
                 self.pool = [d]
@@ -664,7 +687,7 @@ class Game:
                 stack.append(OpenPool(seat))
         else:  # cat blessing
             assert isinstance(step, CatBlessing)
-            self._emit(DesignChosen(seat, d, "cat"))
+            self._emit(DesignChosen, seat, d, "cat")
             self.pool.append(d)
             if step.first < 0:
                 stack.append(CatBlessing(seat, d))
@@ -675,7 +698,7 @@ class Game:
         altar = self.altars[a.seat]
         totem = build_totem(altar, T_CAT, (a.cell,))
         altar.add_totem(totem)
-        self._emit(TotemBuilt(a.seat, T_CAT, (a.cell,), totem.height, totem.points))
+        self._emit(TotemBuilt, a.seat, T_CAT, (a.cell,), totem.height, totem.points)
         self.pool = []
         self._stack.append(CatBlessing(a.seat, -1))
 
@@ -686,8 +709,8 @@ class Game:
         d = altar.stacks[a.cell][0]
         self._take_from_bag(d)
         altar.add_pedestal(d, a.cell)
-        self._emit(PedestalsDrawn(a.seat, "wolf", (d,)))
-        self._emit(PedestalPlaced(a.seat, d, a.cell, "wolf"))
+        self._emit(PedestalsDrawn, a.seat, "wolf", (d,))
+        self._emit(PedestalPlaced, a.seat, d, a.cell, "wolf")
         self._stack[-1] = WolfBlessing(a.seat, tuple(c for c in step.remaining if c != a.cell))
 
     def _wolf_stop(self, a: WolfStop) -> None:
@@ -695,7 +718,7 @@ class Game:
 
     def _end_turn(self, a: EndTurn) -> None:
         step = self._stack.pop()
-        if isinstance(step, LastReveals):
+        if type(step) is LastReveals:
             self._next_last_reveal(step.order)
         else:
             self._pass_turn(a.seat)
@@ -704,7 +727,7 @@ class Game:
 
     def _pass_turn(self, seat: int) -> None:
         """RULES.md §12 step 6: play passes on; after the last seat, the end of round."""
-        self._emit(TurnEnded(seat))
+        self._emit(TurnEnded, seat)
         self.turns_in_round += 1
         if self.turns_in_round < self.n:
             self._start_turn((seat + 1) % self.n, "final" if self.phase == "final" else "normal")
@@ -712,19 +735,19 @@ class Game:
         self.turns_in_round = 0
         if self.phase == "final":
             self.phase = "last_reveals"
-            self._emit(PhaseStarted("last_reveals"))
+            self._emit(PhaseStarted, "last_reveals")
             self.current = self.start_player
             self._stack.append(LastReveals(self.start_player, 0))
             return
         self.start_player = (self.start_player + 1) % self.n
-        self._emit(RoundEnded(self.round, self.start_player))
+        self._emit(RoundEnded, self.round, self.start_player)
         if self.round < ROUNDS:
             self.round += 1
             self._refill_slots()
             self._start_turn(self.start_player, "normal")
         else:
             self.phase = "final"
-            self._emit(PhaseStarted("final_totem"))
+            self._emit(PhaseStarted, "final_totem")
             self._start_turn(self.start_player, "final")
 
     def _refill_slots(self) -> None:
@@ -734,7 +757,7 @@ class Game:
                 break
             drawn = self._draw_random(1 if slot else 2, None, "refill")
             slot.extend(drawn)
-            self._emit(SlotFilled(i, tuple(drawn)))
+            self._emit(SlotFilled, i, tuple(drawn))
 
     def _next_last_reveal(self, index: int) -> None:
         index += 1
@@ -746,13 +769,14 @@ class Game:
     def _finish(self) -> None:
         self.phase = "over"
         self._changed()
+        if self._events is None:
+            return  # nobody collects events (playouts): skip scoring for the event
         sheets = [score_sheet(self, s) for s in range(self.n)]
         self._emit(
-            GameEnded(
-                tuple(sh.total for sh in sheets),
-                tuple(final_places(self, sheets)),
-                tuple(tuple(g) for g in self.goals),
-            )
+            GameEnded,
+            tuple(sh.total for sh in sheets),
+            tuple(final_places(self, sheets)),
+            tuple(tuple(g) for g in self.goals),
         )
 
     # ------------------------------------------------------------------ the bag
@@ -773,7 +797,7 @@ class Game:
             self.bag_total -= 1
             drawn.append(d)
         if seat is not None:
-            self._emit(PedestalsDrawn(seat, source, tuple(drawn)))
+            self._emit(PedestalsDrawn, seat, source, tuple(drawn))
         return drawn
 
     # ---------------------------------------------------------------- the errors
