@@ -6,10 +6,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from playwright.sync_api import expect
 from webplay import MY_TURN, click_until
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from playwright.sync_api import Locator, Page
 
     from conftest import LiveServer, Pages
 
@@ -163,6 +167,60 @@ def test_phone_buttons_are_at_least_44_pixels(pages: Pages, live_server: LiveSer
     assert sizes, "buttons to measure"
     small = [s for s in sizes if s[1] < 44 or s[2] < 44]
     assert not small, small
+
+
+def box_of(locator: Locator) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None, locator
+    return box
+
+
+def test_the_phone_log_is_a_drawer_always_on_screen(
+    pages: Pages, live_server: LiveServer, screenshot: Callable[[Page, str], Path]
+) -> None:
+    width, height = 390, 844
+    page, _ = against_a_bot(pages, live_server, width=width, height=height)
+    click_until_shown(page, "#table-root[data-phase='play']")
+    entries = page.get_by_role("list", name="Game log").get_by_role("listitem")
+    assert entries.count() > 8
+    handle = page.get_by_role("button", name="Open the log and chat")
+    # wherever the page is scrolled, the drawer's tabs and the newest line are on screen
+    for scroll in ("Home", "End"):
+        page.keyboard.press(scroll)
+        page.wait_for_timeout(100)
+        drawer = box_of(page.get_by_role("tab", name="Game log"))
+        newest = box_of(entries.first)
+        assert entries.first.is_visible()
+        assert drawer["y"] >= height - 120, (scroll, drawer)
+        assert drawer["y"] < newest["y"] and newest["y"] + newest["height"] <= height + 1
+        assert box_of(handle)["height"] >= 44
+    # the end of the page scrolls clear of the closed drawer
+    players = box_of(page.locator(".players-panel"))
+    assert players["y"] + players["height"] <= drawer["y"] + 1, (players, drawer)
+    # open: a tall log on screen whose oldest entry can be scrolled to
+    handle.click()
+    closer = page.get_by_role("button", name="Close the log and chat")
+    assert closer.get_attribute("aria-expanded") == "true"
+    log = box_of(page.get_by_role("list", name="Game log"))
+    assert log["height"] >= 0.4 * height and log["y"] >= 0
+    assert log["y"] + log["height"] <= height + 1, log
+    screenshot(page, "phone-log-drawer")
+    entries.last.scroll_into_view_if_needed()
+    oldest = box_of(entries.last)
+    assert log["y"] - 1 <= oldest["y"] and oldest["y"] + oldest["height"] <= height + 1
+    # Escape closes it and gives the focus back to its handle
+    entries.first.click()
+    page.keyboard.press("Escape")
+    assert handle.get_attribute("aria-expanded") == "false"
+    expect(handle).to_be_focused()
+    # choosing the chat's tab opens the drawer on the chat, its box on screen
+    page.get_by_role("tab", name="Table chat").click()
+    assert closer.is_visible()
+    box = box_of(page.get_by_role("textbox", name="Message to the table"))
+    assert box["y"] + box["height"] <= height + 1
+    # a laptop keeps the log in the rail, without the handle
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert not closer.is_visible()
 
 
 # ---------------------------------------- bug 1: a finished solo game in the lobby

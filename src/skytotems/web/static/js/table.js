@@ -10,6 +10,7 @@ import { createdTokens, inviteLink, myName, rememberSeat, seatToken, setMyName }
 import { TableSocket, api } from "./net.js";
 import { TableScreen } from "./screen.js";
 import { TableChat } from "./ui/chat.js";
+import { LogDrawer } from "./ui/drawer.js";
 import { installTooltips } from "./ui/tooltip.js";
 import { TurnAlert } from "./ui/turn-alert.js";
 
@@ -61,6 +62,8 @@ async function main() {
     return;
   }
   document.getElementById("table-id").textContent = tableId;
+  const drawer = new LogDrawer(document.getElementById("log-panel"), document.getElementById("drawer-handle"));
+  onLanguageChange(() => drawer.render());
   if (params.get("replay")) {
     for (const id of ["chat-tab", "chat-toggle"]) document.getElementById(id).hidden = true; // no chat in a replay
     const { startReplay } = await import("./replay.js");
