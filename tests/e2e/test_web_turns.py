@@ -5,6 +5,7 @@ and icon say when it is your turn; notifications are asked for on a click only."
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -146,3 +147,83 @@ def test_the_tab_says_when_it_is_your_turn_and_asks_for_notifications_on_a_click
     # the choice is remembered on the next visit
     aiko.reload()
     assert aiko.locator("#turn-alerts").get_attribute("aria-pressed") == "true"
+
+
+# Instrumentation of the real page: records each tone the page starts (through the real
+# AudioContext), each Notification it makes (the real one is made too) and each request
+# for permission; `__probe.hidden` stands for a hidden tab (headless Chromium has none).
+ALERT_PROBE = """
+window.__probe = { hidden: false, tones: [], notes: [], asked: 0 };
+Object.defineProperty(Document.prototype, 'hidden', {
+    configurable: true, get: () => window.__probe.hidden });
+Object.defineProperty(Document.prototype, 'visibilityState', {
+    configurable: true, get: () => (window.__probe.hidden ? 'hidden' : 'visible') });
+const RealAudio = window.AudioContext;
+window.AudioContext = class extends RealAudio {
+    createOscillator() {
+        const osc = super.createOscillator();
+        const start = osc.start.bind(osc);
+        osc.start = (...args) => {
+            window.__probe.tones.push({ frequency: osc.frequency.value, state: this.state });
+            return start(...args);
+        };
+        return osc;
+    }
+};
+const RealNotification = window.Notification;
+window.Notification = class extends RealNotification {
+    constructor(title, options) {
+        super(title, options);
+        window.__probe.notes.push({ title, body: (options && options.body) || '' });
+    }
+};
+const ask = RealNotification.requestPermission.bind(RealNotification);
+window.Notification.requestPermission = (...args) => {
+    window.__probe.asked += 1;
+    return ask(...args);
+};
+"""
+
+
+def test_the_turn_bell_chimes_and_a_hidden_tab_gets_a_notification(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "bot", "level": "random"}]},
+    )
+    tid, token = created["table"]["id"], created["tokens"][0]["token"]
+    page = pages.open("/help.html", reduced_motion="reduce", permissions=["notifications"])
+    page.add_init_script(ALERT_PROBE)
+    page.goto(f"/table.html?t={tid}#seat={token}")
+    page.wait_for_selector(MY_TURN)
+
+    def probe() -> dict[str, Any]:
+        found: dict[str, Any] = page.evaluate("() => window.__probe")
+        return found
+
+    # alerts are off until the bell is clicked: the turn on load made no sound
+    assert probe() == {"hidden": False, "tones": [], "notes": [], "asked": 0}
+    page.get_by_role("button", name=re.compile("^Turn alerts off")).click()
+    assert page.locator("#turn-alerts").get_attribute("aria-pressed") == "true"
+    assert probe()["asked"] == 0, "permission granted already: nothing to ask"
+
+    def tones_after(count: int) -> Any:
+        return len(probe()["tones"]) > count or None
+
+    # a turn of mine begins while the tab shows: the chime, and no notification
+    if not click_until(page, lambda: tones_after(0), seed=2, limit=400):
+        raise AssertionError("no chime when my turn began")
+    heard = probe()
+    assert [tone["frequency"] for tone in heard["tones"]] == [660, 880]
+    assert all(tone["state"] == "running" for tone in heard["tones"]), heard
+    assert heard["notes"] == []
+    # the tab hidden: the next turn of mine also makes a system notification
+    page.evaluate("() => { window.__probe.hidden = true; }")
+    if not click_until(page, lambda: probe()["notes"] or None, seed=3, limit=400):
+        raise AssertionError("no notification while the tab was hidden")
+    after = probe()
+    assert len(after["tones"]) == 4
+    prompt = page.locator("#status-text").inner_text()
+    assert after["notes"] == [{"title": "Your turn", "body": prompt}]
+    assert after["asked"] == 0
