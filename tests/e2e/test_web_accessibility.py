@@ -10,7 +10,14 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from axe_playwright_python.sync_playwright import Axe
-from webplay import click_once, wait_for_my_turn_or_end, wait_until_answered
+from playwright.sync_api import expect
+from webplay import (
+    MY_TURN,
+    click_if_asked,
+    click_once,
+    wait_for_my_turn_or_end,
+    wait_until_answered,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -91,7 +98,7 @@ def test_axe_finds_nothing_serious_on_any_page_or_decision(
 # what to press, first found first: every name says what the target does
 CHOICES = [
     r"^Start with",
-    r"^Choose$",
+    r"^Choose .+ as your starting card$",
     r"^Place ",
     r"^The cat lands on ",
     r"^Wolf: add a pedestal on ",
@@ -171,3 +178,95 @@ def test_a_whole_game_by_keyboard_and_accessible_names(
     assert any(line.startswith("Game over") for line in announced(page))
     summary = live_server.get(f"/api/tables/{tid}")
     assert summary["status"] == "finished"
+
+
+# ------------------------------------------------ a turn by Tab, Shift+Tab, Enter and Space
+
+
+def focused_among(candidates: Locator | list[Locator]) -> Locator | None:
+    """The one of `candidates` that has the keyboard focus, if any."""
+    if not isinstance(candidates, list):
+        candidates = [candidates.nth(i) for i in range(candidates.count())]
+    for item in candidates:
+        try:
+            expect(item).to_be_focused(timeout=1)
+        except AssertionError:
+            continue
+        return item
+    return None
+
+
+def tab_to(page: Page, wanted: Locator, key: str = "Tab", limit: int = 80) -> Locator:
+    """Press `key` (Tab or Shift+Tab) until one of `wanted` has the focus; returns it."""
+    for _ in range(limit):
+        found = focused_among(wanted)
+        if found is not None:
+            return found
+        page.keyboard.press(key)
+    raise AssertionError(f"{limit} presses of {key} never reached {wanted}")
+
+
+def answered(page: Page, before: list[str]) -> None:
+    """Wait until the targets on offer are no longer `before` (the page answered)."""
+    for _ in range(200):
+        if [name_of(o) for o in choices(page)] != before:
+            return
+        page.wait_for_timeout(30)
+    raise AssertionError(f"no answer; still {before[:3]}")
+
+
+def test_a_turn_by_tab_and_enter_from_page_load_with_focus_never_lost(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """Aiko uses the keyboard only (Tab, Shift+Tab, Space, Enter) from the moment the
+    page loads; Bruno, in another browser, clicks. After each of Aiko's actions the
+    focus is on her next target, or, while Bruno plays, on the status heading that
+    names him, and it comes back to her first target when her turn begins."""
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
+    )
+    tid = created["table"]["id"]
+    tokens = [t["token"] for t in created["tokens"]]
+    aiko = pages.open(f"/table.html?t={tid}#seat={tokens[0]}", reduced_motion="reduce")
+    bruno = pages.open(f"/table.html?t={tid}#seat={tokens[1]}", reduced_motion="reduce")
+    waiting_for_bruno = aiko.get_by_role("heading", name=re.compile(r"Bruno"))
+
+    # the starting card: Tab to the third card, Space chooses it, Enter starts with it
+    cards = aiko.get_by_role("button", name=re.compile(r"^Choose .+ as your starting card$"))
+    cards.first.wait_for()
+    assert cards.count() == 3
+    third = tab_to(aiko, cards.nth(2))
+    card = name_of(third).removeprefix("Choose ").removesuffix(" as your starting card")
+    aiko.keyboard.press("Space")
+    start = aiko.get_by_role("button", name=f"Start with {card}")
+    start.first.wait_for()
+    assert focused_among(start) is not None, "the focus stays with the chosen card"
+    aiko.keyboard.press("Enter")
+    expect(waiting_for_bruno).to_be_focused()  # not lost to the page's top
+    rng = random.Random(8)
+    turns_by_tab = 0
+    deadline = time.monotonic() + 120
+    while turns_by_tab < 2:
+        assert time.monotonic() < deadline, f"{turns_by_tab} turns by Tab in 120 s"
+        options = choices(aiko)
+        if not options:
+            if bruno.locator(MY_TURN).count():
+                expect(waiting_for_bruno).to_be_focused()
+            click_if_asked(bruno, rng, pause_ms=30)
+            continue
+        before = [name_of(o) for o in options]
+        slots = aiko.get_by_role("button", name=re.compile(r"^Take slot \d"))
+        if slots.count():
+            # a turn begins: the focus waits on the first slot; Tab to the last slot, and
+            # Shift+Tab back to the one before it
+            assert focused_among([slots.first]) is not None, "the focus is on the first slot"
+            tab_to(aiko, slots.last)
+            if slots.count() > 1:
+                tab_to(aiko, slots.nth(slots.count() - 2), key="Shift+Tab")
+            turns_by_tab += 1
+        else:
+            assert focused_among(options) is not None, f"focus off the targets {before[:4]}"
+        aiko.keyboard.press(rng.choice(["Enter", "Space"]))
+        answered(aiko, before)
+    assert live_server.get(f"/api/tables/{tid}")["status"] == "playing"

@@ -24,8 +24,14 @@ export { soloBandKey } from "./render/scoresheet.js";
 
 // What had the keyboard focus before a re-render, so the same target (or, once it is
 // gone, the next sensible one) gets it back: a player on the keyboard never restarts
-// from the top of the page after an action.
-const FOCUS_KEYS = ["cell", "slot", "design", "action", "seat", "card"];
+// from the top of the page after an action. A card's button names its card before its
+// action, so choosing a starting card keeps the focus on that card ("Start with ...").
+const FOCUS_KEYS = ["card", "cell", "slot", "design", "action", "seat"];
+
+// Where the focus waits when the target it was on is gone and nothing is the viewer's
+// to do (another seat plays): the status bar's text, which says who is playing. The
+// viewer's next decision takes it from there to its first target.
+const PARKING = "status-text";
 
 function focusKey(root) {
   const active = document.activeElement;
@@ -52,9 +58,10 @@ const NEXT_TARGETS = [
 function restoreFocus(root, before, mine) {
   if (!before) return;
   const active = document.activeElement;
-  if (active && active !== document.body && active.isConnected) return;
+  const parked = active?.id === PARKING;
+  if (active && active !== document.body && active.isConnected && !(parked && mine)) return;
   let target = null;
-  if (before.id) target = document.getElementById(before.id);
+  if (before.id && before.id !== PARKING) target = document.getElementById(before.id);
   if (!target && before.key) {
     const attr = before.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
     target = root.querySelector(`[data-${attr}="${CSS.escape(before.value)}"][tabindex], button[data-${attr}="${CSS.escape(before.value)}"]`);
@@ -64,6 +71,10 @@ function restoreFocus(root, before, mine) {
       target = [...root.querySelectorAll(selector)].find((node) => !node.disabled && node.getClientRects().length);
       if (target) break;
     }
+  }
+  if (!target && !before.lost && !parked) {
+    document.getElementById(PARKING)?.focus({ preventScroll: true });
+    return;
   }
   target?.focus({ preventScroll: !before.key && !before.id });
 }

@@ -75,7 +75,8 @@ function startTip(card) {
  * One card as an element. options:
  *   mode: "hand" (starting choice), "goal" (own face-down goal), "revealed",
  *         "start" (the starting card shown face up)
- *   revealable, selected, points, onClick, actionLabel
+ *   revealable, selected, points, onClick, actionLabel,
+ *   actionName (the button's accessible name, saying which card it acts on)
  */
 export function cardElement(card, options = {}) {
   const mode = options.mode || "goal";
@@ -138,6 +139,8 @@ export function cardElement(card, options = {}) {
     button.type = "button";
     button.className = `btn card-action ${options.actionClass || ""}`;
     button.textContent = options.actionLabel || t("card.choose");
+    if (options.actionName) button.setAttribute("aria-label", options.actionName);
+    button.dataset.card = card.id; // the focus stays with this card when it is drawn again
     if (options.dataAction) button.dataset.action = options.dataAction;
     button.addEventListener("click", (event) => {
       event.stopPropagation();

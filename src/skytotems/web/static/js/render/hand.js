@@ -3,7 +3,7 @@
 
 import { $, el } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardElement } from "./cards.js";
+import { cardElement, cardName } from "./cards.js";
 
 export function renderStartChoice(screen, model) {
   const view = screen.view;
@@ -34,6 +34,7 @@ export function renderStartChoice(screen, model) {
           selected,
           clickWhole: true,
           actionLabel: selected ? t("start.chosen_here") : t("start.choose"),
+          actionName: selected ? t("button.start_with", { card: cardName(card) }) : t("a11y.pick_start", { card: cardName(card) }),
           actionClass: selected ? "btn-primary" : "",
           dataAction: selected ? "confirm-card" : "pick-card",
           onClick: () => (selected ? screen.run({ action }) : screen.run({ command: { type: "start-card", card: id } })),
@@ -79,6 +80,7 @@ export function renderMyCards(screen, model) {
         revealable: goal.revealable,
         onClick: canClick ? () => screen.run({ action }) : null,
         actionLabel: t("card.reveal", { points: goal.points }),
+        actionName: t("a11y.reveal_card", { card: cardName(card), points: goal.points }),
         hintKey: view.phase === "over" ? "card.never_revealed" : "card.not_yet",
         actionClass: "btn-gold target",
         dataAction: "reveal",
