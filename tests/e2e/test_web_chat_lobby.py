@@ -133,3 +133,55 @@ def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
     assert lobby.locator(f"#my-tables li[data-table='{tid}'] .status-chip.your-turn").inner_text()
     assert lobby.locator(f"#open-tables li[data-table='{quick}']").count() == 0
     assert lobby.locator(f"#open-tables li[data-table='{public}']").count() == 1
+
+
+# a seat's name, a spectator's name and a message, each trying to run a script
+EVIL_NAME = "<img src=x onerror=__x=1>"
+EVIL_SPECTATOR = "<b onmouseover=__x=5>Eve</b>"
+EVIL_TEXT = (
+    "<script>window.__x=2</script><img src=x onerror=\"window.__x=3\">"
+    "<a href=\"javascript:window.__x=4\">link</a><svg onload=\"window.__x=6\"></svg>"
+)
+MADE = "img[src=x], script:not([src]), a[href^=javascript], svg[onload], b[onmouseover]"
+
+
+def test_markup_in_names_and_messages_is_shown_as_text_and_never_run(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    created = live_server.post(
+        "/api/tables",
+        {"seats": [{"type": "human", "name": EVIL_NAME}, {"type": "human", "name": "Bruno"}]},
+    )
+    tid = created["table"]["id"]
+    tokens = [t["token"] for t in created["tokens"]]
+    evil = pages.open(f"/table.html?t={tid}#seat={tokens[0]}")
+    bruno = pages.open(f"/table.html?t={tid}#seat={tokens[1]}")
+    onlooker = pages.open("/help.html")
+    onlooker.add_init_script(f"localStorage.setItem('skytotems.name', {EVIL_SPECTATOR!r});")
+    onlooker.goto(f"/table.html?t={tid}")
+    everyone = (evil, bruno, onlooker)
+    dialogs: list[str] = []
+    for page in everyone:
+        page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+        page.get_by_role("tab", name="Table chat").click()
+        page.get_by_role("log", name="Table chat").wait_for()
+    say(evil, EVIL_TEXT)
+    say(onlooker, EVIL_TEXT)
+    onlooker.wait_for_function("document.querySelectorAll('#chat-messages .chat-text').length === 2")
+    bruno.wait_for_function("document.querySelectorAll('#chat-messages .chat-text').length === 1")
+    names = onlooker.locator("#chat-messages .chat-name").all_inner_texts()
+    assert names == [EVIL_NAME, f"{EVIL_SPECTATOR} (spectator)"]
+    assert chat_texts(onlooker) == [EVIL_TEXT, EVIL_TEXT]
+    # the seat's name is text wherever it is written: players, log, status, altar switch
+    evil.get_by_role("tab", name="Game log").click()
+    assert evil.get_by_text(EVIL_NAME, exact=True).count() >= 3
+    lobby = evil.context.new_page()
+    lobby.goto("/")
+    listed = lobby.locator(f"#my-tables li[data-table='{tid}']")
+    assert EVIL_NAME in listed.inner_text()  # the lobby lists the seat's name, as text
+    for page in (*everyone, lobby):
+        page.mouse.move(5, 5)
+        page.mouse.move(300, 300)  # over whatever is there: nothing reacts
+        assert page.locator(MADE).count() == 0, page.url
+        assert page.evaluate("() => window.__x") is None, page.url
+    assert dialogs == []
