@@ -87,6 +87,9 @@ def test_players_talk_spectators_read_and_markup_stays_text(
     bruno.get_by_role("tab", name="Game log").click()
     say(aiko, "are you there?")
     bruno.get_by_role("tab", name="Table chat (1 new)").wait_for()
+    # and read out to a screen reader, the chat's own log being hidden
+    spoken = bruno.get_by_role("log").get_by_role("paragraph").all_text_contents()
+    assert "Chat, Aiko: are you there?" in spoken, spoken
 
 
 def test_the_chat_speaks_japanese_and_portuguese(pages: Pages, live_server: LiveServer) -> None:
@@ -139,8 +142,8 @@ def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
 EVIL_NAME = "<img src=x onerror=__x=1>"
 EVIL_SPECTATOR = "<b onmouseover=__x=5>Eve</b>"
 EVIL_TEXT = (
-    "<script>window.__x=2</script><img src=x onerror=\"window.__x=3\">"
-    "<a href=\"javascript:window.__x=4\">link</a><svg onload=\"window.__x=6\"></svg>"
+    '<script>window.__x=2</script><img src=x onerror="window.__x=3">'
+    '<a href="javascript:window.__x=4">link</a><svg onload="window.__x=6"></svg>'
 )
 MADE = "img[src=x], script:not([src]), a[href^=javascript], svg[onload], b[onmouseover]"
 
@@ -167,8 +170,9 @@ def test_markup_in_names_and_messages_is_shown_as_text_and_never_run(
         page.get_by_role("log", name="Table chat").wait_for()
     say(evil, EVIL_TEXT)
     say(onlooker, EVIL_TEXT)
-    onlooker.wait_for_function("document.querySelectorAll('#chat-messages .chat-text').length === 2")
-    bruno.wait_for_function("document.querySelectorAll('#chat-messages .chat-text').length === 1")
+    count = "(n) => document.querySelectorAll('#chat-messages .chat-text').length === n"
+    onlooker.wait_for_function(count, arg=2)
+    bruno.wait_for_function(count, arg=1)
     names = onlooker.locator("#chat-messages .chat-name").all_inner_texts()
     assert names == [EVIL_NAME, f"{EVIL_SPECTATOR} (spectator)"]
     assert chat_texts(onlooker) == [EVIL_TEXT, EVIL_TEXT]

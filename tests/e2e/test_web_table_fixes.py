@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import expect
+from test_web_accessibility import serious_violations
 from webplay import MY_TURN, click_until
 
 if TYPE_CHECKING:
@@ -205,6 +206,7 @@ def test_the_phone_log_is_a_drawer_always_on_screen(
     assert log["height"] >= 0.4 * height and log["y"] >= 0
     assert log["y"] + log["height"] <= height + 1, log
     screenshot(page, "phone-log-drawer")
+    assert serious_violations(page) == []
     entries.last.scroll_into_view_if_needed()
     oldest = box_of(entries.last)
     assert log["y"] - 1 <= oldest["y"] and oldest["y"] + oldest["height"] <= height + 1

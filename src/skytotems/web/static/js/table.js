@@ -220,7 +220,9 @@ async function main() {
         chat.setPlayer(message.player);
         chat.reset(message.chat);
       },
-      onChat: (message) => chat.add(message),
+      onChat: (message) => {
+        if (chat.add(message)) announce([t("chat.announce", { name: message.name, text: message.text })]);
+      },
       onState: (message) => {
         queue.push(message);
         pump();

@@ -98,13 +98,17 @@ export class TableChat {
     this.render();
   }
 
+  /** Show a new message; true when it should be read out (someone else's, not muted,
+   * said while the log is showing: the chat's own log region is hidden then). */
   add(message) {
-    if (this.messages.some((m) => m.id === message.id)) return;
+    if (this.messages.some((m) => m.id === message.id)) return false;
     this.messages.push(message);
     if (this.messages.length > KEPT) this.messages.splice(0, this.messages.length - KEPT);
     const own = message.channel === "players" && message.player === this.player && this.player !== null;
-    if (!this.selected && !own && !this.muted.has(message.name)) this.unread += 1;
+    const unseen = !this.selected && !own && !this.muted.has(message.name);
+    if (unseen) this.unread += 1;
     this.render();
+    return unseen && !this.hidden;
   }
 
   setHidden(hidden) {
