@@ -10,6 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from webplay import (
     MY_TURN,
@@ -142,17 +143,32 @@ CHOICES = [
 ]
 
 
+def enabled(target: Locator) -> bool:
+    """Whether `target` is there and enabled; False if the page redrew it away meanwhile."""
+    try:
+        return target.is_enabled(timeout=500)
+    except PlaywrightTimeout:
+        return False
+
+
 def choices(page: Page) -> list[Locator]:
     for pattern in CHOICES:
         found = page.get_by_role("button", name=re.compile(pattern))
-        enabled = [found.nth(i) for i in range(found.count()) if found.nth(i).is_enabled()]
-        if enabled:
-            return enabled
+        offered = [found.nth(i) for i in range(found.count()) if enabled(found.nth(i))]
+        if offered:
+            return offered
     return []
 
 
 def name_of(target: Locator) -> str:
-    return target.get_attribute("aria-label") or target.text_content() or ""
+    try:
+        return (
+            target.get_attribute("aria-label", timeout=500)
+            or target.text_content(timeout=500)
+            or ""
+        )
+    except PlaywrightTimeout:
+        return ""  # redrawn away meanwhile
 
 
 def announced(page: Page) -> list[str]:
@@ -191,7 +207,10 @@ def test_a_whole_game_by_keyboard_and_accessible_names(
                     bot_turns += 1
                     assert any(later.startswith("Bot (random) ") for later in new[i + 1 :]), new
         before = (len(lines), [name_of(o) for o in options[:3]])
-        rng.choice(options[:4]).press("Enter")
+        try:
+            rng.choice(options[:4]).press("Enter", timeout=2_000)
+        except PlaywrightTimeout:
+            continue  # the target was redrawn away: look again
         presses += 1
         # wait until the page answered: new announcements, or other targets offered
         for _ in range(100):
@@ -209,6 +228,20 @@ def test_a_whole_game_by_keyboard_and_accessible_names(
     assert any(line.startswith("Game over") for line in announced(page))
     summary = live_server.get(f"/api/tables/{tid}")
     assert summary["status"] == "finished"
+    # the score sheet, a modal dialog, holds the focus; Escape gives it back
+    close = page.get_by_role("button", name="Close", exact=True)
+    expect(close).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(close).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog", name="Score sheet")).to_be_hidden()
+    expect(page.get_by_role("button", name="Score sheet")).to_be_focused()
+    # the players still talk once the game is over
+    page.get_by_role("tab", name="Table chat").press("Enter")
+    box = page.get_by_role("textbox", name="Message to the table")
+    box.press_sequentially("good game")
+    box.press("Enter")
+    expect(page.get_by_role("log", name="Table chat").get_by_text("good game")).to_be_visible()
 
 
 # ------------------------------------------------ a turn by Tab, Shift+Tab, Enter and Space

@@ -139,6 +139,11 @@ export class TableScreen {
     $("#close-scoresheet", this.root)?.addEventListener("click", () => this.showScoreSheet(false));
     $("#scoresheet", this.root)?.addEventListener("keydown", (event) => {
       if (event.key === "Escape") this.showScoreSheet(false);
+      // a modal dialog: Tab stays on its one control
+      if (event.key === "Tab") {
+        event.preventDefault();
+        $("#close-scoresheet", this.root)?.focus();
+      }
     });
   }
 
@@ -322,8 +327,20 @@ export class TableScreen {
     return seat;
   }
 
+  /** Open or close the score sheet, a modal dialog: the focus goes into it (its Close
+   * button) and comes back to the status bar's "Score sheet" (which opens it again), or
+   * where it was. */
   showScoreSheet(open) {
     const overlay = $("#scoresheet", this.root);
-    if (overlay) overlay.hidden = !open;
+    if (!overlay || overlay.hidden === !open) return;
+    overlay.hidden = !open;
+    if (open) {
+      this.focusBeforeSheet = document.activeElement;
+      $("#close-scoresheet", this.root)?.focus({ preventScroll: true });
+      return;
+    }
+    const back = this.focusBeforeSheet;
+    const target = $("[data-action=scoresheet]", this.root) || (back?.isConnected && back !== document.body ? back : null);
+    target?.focus({ preventScroll: true });
   }
 }
