@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from playwright.sync_api import expect
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
@@ -46,14 +48,18 @@ def test_the_last_move_of_a_replay_shows_the_winner_and_the_score_sheet(
 ) -> None:
     summary = live_server.get(f"/api/tables/{finished_bot_table['id']}")
     page = open_replay(pages, summary["id"])
-    page.click("#replay-last")
+    page.focus("#replay-last")
+    page.keyboard.press("Enter")
     page.wait_for_selector("#table-root[data-phase='over']")
     page.wait_for_selector("#scoresheet:not([hidden]) table.scoresheet")
     totals = page.locator("#scoresheet table.scoresheet tr.total td")
     shown = [int(totals.nth(i).inner_text()) for i in range(totals.count())]
     assert shown == summary["result"]["totals"]
-    page.click("#close-scoresheet")
+    # the sheet, a modal dialog, took the focus; Escape gives it back to the controls
+    expect(page.locator("#close-scoresheet")).to_be_focused()
+    page.keyboard.press("Escape")
     assert page.locator("#scoresheet").is_hidden()
+    expect(page.locator("#replay-last")).to_be_focused()
     # the status says who won, and its button reopens the sheet
     assert "Game over" in page.locator("#status-text").inner_text()
     page.click("[data-action=scoresheet]")

@@ -329,7 +329,7 @@ export class TableScreen {
 
   /** Open or close the score sheet, a modal dialog: the focus goes into it (its Close
    * button) and comes back to the status bar's "Score sheet" (which opens it again), or
-   * where it was. */
+   * in a replay where it was. */
   showScoreSheet(open) {
     const overlay = $("#scoresheet", this.root);
     if (!overlay || overlay.hidden === !open) return;
@@ -340,7 +340,9 @@ export class TableScreen {
       return;
     }
     const back = this.focusBeforeSheet;
-    const target = $("[data-action=scoresheet]", this.root) || (back?.isConnected && back !== document.body ? back : null);
+    const kept = back?.isConnected && back !== document.body ? back : null;
+    // a replay goes back to its controls (the slider); a live game to "Score sheet"
+    const target = (this.extra.replay && kept) || $("[data-action=scoresheet]", this.root) || kept;
     target?.focus({ preventScroll: true });
   }
 }
