@@ -5,6 +5,7 @@
 // screens the panel stays in the rail and the handle is not shown.
 
 import { t } from "../i18n.js";
+import { hideTooltip } from "./tooltip.js";
 
 const PHONE = "(max-width: 600px)";
 
@@ -31,6 +32,7 @@ export class LogDrawer {
 
   setOpen(open) {
     this.open = open;
+    hideTooltip(); // its tip named the other state
     this.render();
   }
 
