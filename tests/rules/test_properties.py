@@ -2,7 +2,8 @@
 
 Each property plays whole games with a chooser seeded from Hypothesis (the engine's
 own `Rng`, so a failing example replays exactly) over players 1-4, every totem set
-(named sets, random sets and hand-picked ones) and both tie-breaks. The checks are
+(named sets, random sets and hand-picked ones), both tie-breaks and with or without
+the confirmation of every turn's end. The checks are
 the promises DESIGN.md and RULES.md §11 make for every position: legal play never
 stalls, the 118 pedestals are always somewhere, nothing hidden reaches another seat,
 records replay, illegal actions change nothing, copies are faithful, and every
@@ -77,6 +78,7 @@ options_strategy = st.builds(
     players=st.integers(1, 4),
     totems=st.sampled_from(TOTEM_SETS),
     tie_break=st.sampled_from(("bga", "rulebook")),
+    confirm_turns=st.booleans(),
 )
 seeds = st.integers(0, 2**64 - 1)
 

@@ -410,7 +410,8 @@ class Game:
                 else:
                     stack.append(_END_OF_TURN[step.mode][step.seat])
             elif type(step) is EndOfTurnPrompt:
-                if self.revealable(step.seat):
+                # With `confirm_turns` every turn ends here, reveal or not (§11).
+                if self.options.confirm_turns or self.revealable(step.seat):
                     return
                 stack.pop()
                 self._pass_turn(step.seat)
@@ -442,7 +443,7 @@ class Game:
                 self.pool = self._draw_random(3, step.seat, "bird")
                 stack[-1] = OpenPool(step.seat)
             elif type(step) is LastReveals:
-                if self.revealable(step.seat):
+                if self.options.confirm_turns or self.revealable(step.seat):
                     return
                 stack.pop()
                 self._next_last_reveal(step.order)

@@ -1,4 +1,5 @@
-"""Game options: player count (1 = solo with two altars), totem set, tie-break (RULES.md §10)."""
+"""Game options: player count (1 = solo with two altars), totem set, tie-break (RULES.md §10),
+and the privacy option "every turn ends with a confirmation" (RULES.md §11)."""
 
 from __future__ import annotations
 
@@ -24,11 +25,16 @@ class GameOptions:
 
     `totems` is one of TOTEM_SETS or four comma-separated kind names
     (e.g. "bird,wolf,horse,dragon"); `players` = 1 means solo (two altars).
+    `confirm_turns` (RULES.md §11): every turn ends with the end-of-turn prompt and the
+    last reveals ask every seat, whether or not a reveal is possible, so that others
+    cannot tell from a turn's end whether its player could reveal a goal. Off by
+    default, the published game's behaviour.
     """
 
     players: int = 2
     totems: str = "beginner"
     tie_break: str = "bga"
+    confirm_turns: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or not 1 <= self.players <= 4:
@@ -37,6 +43,8 @@ class GameOptions:
             raise OptionsError(
                 f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {self.tie_break!r}"
             )
+        if not isinstance(self.confirm_turns, bool):
+            raise OptionsError(f"confirm_turns must be true or false, got {self.confirm_turns!r}")
         if self.totems not in TOTEM_SETS:
             self.hand_picked_kinds()  # validates
 
@@ -85,13 +93,22 @@ class GameOptions:
         return self.hand_picked_kinds()
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "totems": self.totems, "tie_break": self.tie_break}
+        """The options as JSON; `confirm_turns` only when on, so that the records and
+        views of games without it stay as they were (docs/record-format.md)."""
+        out: dict[str, Any] = {
+            "players": self.players,
+            "totems": self.totems,
+            "tie_break": self.tie_break,
+        }
+        if self.confirm_turns:
+            out["confirm_turns"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: object) -> GameOptions:
         if not isinstance(data, dict):
             raise OptionsError("options must be a JSON object")
-        extra = set(data) - {"players", "totems", "tie_break"}
+        extra = set(data) - {"players", "totems", "tie_break", "confirm_turns"}
         if extra:
             raise OptionsError(f"unknown option(s): {', '.join(sorted(extra))}")
         totems = data.get("totems", "beginner")
@@ -103,4 +120,7 @@ class GameOptions:
         players = data.get("players", 2)
         if not isinstance(players, int) or isinstance(players, bool):
             raise OptionsError("players must be an integer")
-        return cls(players=players, totems=totems, tie_break=tie_break)
+        confirm_turns = data.get("confirm_turns", False)
+        if not isinstance(confirm_turns, bool):
+            raise OptionsError("confirm_turns must be true or false")
+        return cls(players=players, totems=totems, tie_break=tie_break, confirm_turns=confirm_turns)

@@ -189,7 +189,12 @@ def _check_pending(game: Game, position: Position) -> None:
             f"decision: no cat is owed to seat {seat} (the cat in play and an uncovered "
             "column of height 6 or more are needed)"
         )
-    if position.decision in ("end_turn", "last_reveal") and not game.revealable(seat):
+    asked_anyway = game.options.confirm_turns  # every turn ends with the prompt (§11)
+    if (
+        position.decision in ("end_turn", "last_reveal")
+        and not asked_anyway
+        and not game.revealable(seat)
+    ):
         raise ValueError(
             f"decision: seat {seat} has no revealable goal, so no {position.decision} is asked"
         )
