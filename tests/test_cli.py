@@ -207,6 +207,29 @@ def test_play_stops_with_an_error_when_input_ends() -> None:
     assert "left unfinished" in result.stderr
 
 
+def test_play_confirm_turns_asks_the_person_to_end_every_turn() -> None:
+    """RULES.md §11: with --confirm-turns the end of each of the person's turns is their
+    own answer, even with nothing to reveal (a one-item menu, never played for them)."""
+    game = Game(GameOptions(players=2, confirm_turns=True), 4)
+    answers = random.Random(4)
+    asked: list[tuple[str, int]] = []
+
+    def ask(count: int) -> int:
+        asked.append((game.decision.kind, count))
+        return answers.randrange(count)
+
+    session = TerminalGame(game, (0,), random.Random(4), ask=ask)
+    session.run()
+    ends = [count for kind, count in asked if kind == "end_turn"]
+    assert game.is_over and len(ends) >= 10  # every one of the person's turns, at least
+    assert 1 in ends  # the prompt with nothing to reveal is asked too
+    assert any(kind == "last_reveal" for kind, _ in asked)
+    result = invoke("play", "--confirm-turns", "--seed", "4", input="1\n" * 600)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "every turn ends with a confirmation" in result.stdout
+    assert "Only one choice: End the turn" not in result.stdout
+
+
 @pytest.mark.parametrize(
     ("players", "totems", "seed"), [(3, "dragon", 2), (4, "random-four", 5), (1, "dragon", 9)]
 )

@@ -5,7 +5,9 @@ among its legal actions with a generator seeded by the game seed, so a seed and 
 same answers replay the same game. The menu is the engine's list of legal actions
 for the pending decision, in the engine's order; this module decides no rule. A
 decision with a single legal action is played at once and said so (a UI may do
-that, the engine never does). Input is read line by line, so it can be piped.
+that, the engine never does), except the end of a turn when the game confirms every
+turn (`--confirm-turns`, RULES.md §11): that is always the person's own answer. Input
+is read line by line, so it can be piped.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ QUIT_WORDS = ("q", "quit", "exit")
 
 # Asks for one of `count` menu entries: the 0-based index, or None to quit.
 Ask = Callable[[int], "int | None"]
+
+
+# The decisions that end a turn: with `confirm_turns` never played for the person.
+CONFIRMED = ("end_turn", "last_reveal")
 
 
 class QuitGame(Exception):
@@ -120,7 +126,8 @@ class TerminalGame:
         click.echo("")
         owner = f"Altar {seat}" if seen.options.solo else "You"
         click.echo(f"{owner}: {decision_text(seen, seen.decision, seat)}")
-        if len(actions) == 1:
+        confirm = seen.options.confirm_turns and seen.decision.kind in CONFIRMED
+        if len(actions) == 1 and not confirm:
             click.echo(f"  Only one choice: {action_text(seen, actions[0])}")
             return actions[0]
         for line in menu_lines(seen, actions):
@@ -168,6 +175,12 @@ class TerminalGame:
     "--totems", default="beginner", metavar="SET", callback=check_totem_set, help=TOTEMS_HELP
 )
 @click.option("--tie-break", type=click.Choice(TIE_BREAKS), default="bga", show_default=True)
+@click.option(
+    "--confirm-turns",
+    is_flag=True,
+    help="Every turn ends with a confirmation, and the last reveals ask every seat, so "
+    "a turn's end never shows whether a goal could be revealed (RULES.md §11).",
+)
 @click.option("--seed", type=int, default=None, help="Game seed (random when left out).")
 @click.option(
     "--seat",
@@ -176,9 +189,13 @@ class TerminalGame:
     show_default=True,
     help="Your seat, from 0 (seat 0 plays first only if drawn to start).",
 )
-def play(players: int, totems: str, tie_break: str, seed: int | None, seat: int) -> None:
+def play(
+    players: int, totems: str, tie_break: str, confirm_turns: bool, seed: int | None, seat: int
+) -> None:
     """Play a game in the terminal against random opponents."""
-    options = GameOptions(players=players, totems=totems, tie_break=tie_break)
+    options = GameOptions(
+        players=players, totems=totems, tie_break=tie_break, confirm_turns=confirm_turns
+    )
     if options.solo and seat != 0:
         raise click.BadParameter(
             "in solo you play both altars; leave --seat out", param_hint="--seat"
@@ -195,7 +212,8 @@ def play(players: int, totems: str, tie_break: str, seed: int | None, seat: int)
     mode = (
         "solo (you play both altars)" if options.solo else f"{players} players, you are seat {seat}"
     )
-    click.echo(f"Sky Totems: {mode}; seed {seed}; tie-break {tie_break}.")
+    confirmed = "; every turn ends with a confirmation" if confirm_turns else ""
+    click.echo(f"Sky Totems: {mode}; seed {seed}; tie-break {tie_break}{confirmed}.")
     click.echo("Totems in play: " + ", ".join(TOTEM_NAMES[k] for k in game.kinds))
     click.echo(DESIGN_LEGEND)
     click.echo("Altar grid: " + GRID_LEGEND)
