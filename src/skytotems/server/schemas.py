@@ -34,11 +34,18 @@ class Strict(BaseModel):
 
 
 class OptionsIn(Strict):
-    """Game options (RULES.md §10): players 1 (solo) to 4, totem set, tie-break."""
+    """Game options (RULES.md §10): players 1 (solo) to 4, totem set, tie-break; and
+    the privacy option of RULES.md §11."""
 
     players: int = Field(2, ge=1, le=4)
     totems: str = Field("beginner", max_length=80)
     tie_break: Literal["bga", "rulebook"] = "bga"
+    confirm_turns: bool = Field(
+        False,
+        description="every turn ends with a confirmation (reveal a goal, or end the turn) "
+        "and the last reveals ask every seat, so others cannot tell from a turn's end "
+        "whether its player could reveal a goal (RULES.md §11)",
+    )
 
 
 class SeatIn(Strict):

@@ -1,4 +1,5 @@
-// index.html: create a table (players, seats, totems, tie-break, clock), share the
+// index.html: create a table (players, seats, totems, tie-break, clock, whether every
+// turn ends with a confirmation), share the
 // invite links, and list open, running and finished tables.
 
 import { applyI18n, has, initI18n, languageSwitcher, onLanguageChange, t, tn } from "./i18n.js";
@@ -145,7 +146,7 @@ function formBody() {
     } else seats.push({ type: "open" });
   });
   return {
-    options: { players, totems, tie_break: $("#tie-break").value },
+    options: { players, totems, tie_break: $("#tie-break").value, confirm_turns: $("#confirm-turns").checked },
     seats,
     clock: $("#clock").value,
     // only a table with a seat anyone may take is shown to strangers in the lobby

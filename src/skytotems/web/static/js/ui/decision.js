@@ -150,14 +150,16 @@ export function interaction(view, ui = {}) {
     }
     case "end_turn": {
       const end = of("end_turn")[0];
-      model.prompt = { key: "prompt.end_turn" };
+      // with the table's confirmation of every turn the prompt comes with nothing to
+      // reveal too: it still waits for the player's click (RULES.md §11)
+      model.prompt = { key: model.goals.size ? "prompt.end_turn" : "prompt.end_turn_confirm" };
       if (end) model.buttons.push({ key: "button.end_turn", action: end, primary: true, dataAction: "end_turn" });
       model.single = null;
       break;
     }
     case "last_reveal": {
       const end = of("end_turn")[0];
-      model.prompt = { key: "prompt.last_reveal" };
+      model.prompt = { key: model.goals.size ? "prompt.last_reveal" : "prompt.last_reveal_confirm" };
       if (end) model.buttons.push({ key: "button.done", action: end, primary: true, dataAction: "done" });
       model.single = null;
       break;
