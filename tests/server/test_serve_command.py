@@ -3,6 +3,7 @@ exit code 2, before starting anything (the real command, in a subprocess)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,55 @@ def test_bad_serve_arguments_are_usage_errors(args: list[str], option: str, tmp_
     errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and option in errors[0], done.stderr
     assert not (tmp_path / "skytotems.db").exists()  # nothing was started or created
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SKYTOTEMS_TRUSTED_PROXIES", "10.0.0.1, not-an-address"),
+        ("SKYTOTEMS_TRUSTED_PROXIES", "10.0.0.0/99"),
+        ("SKYTOTEMS_HTTP_RATE", "lots"),
+        ("SKYTOTEMS_HTTP_RATE", "600/fortnight"),
+        ("SKYTOTEMS_CREATE_RATE", "20 a minute"),
+        ("SKYTOTEMS_MAX_BODY_BYTES", "64k"),
+        ("SKYTOTEMS_MAX_BODY_BYTES", "0"),
+        ("SKYTOTEMS_IDLE_DAYS", "-1"),
+        ("SKYTOTEMS_IDLE_CLOCK_LIMITS", "nan"),
+        ("SKYTOTEMS_BOT_DELAY_MS", "soon"),
+        ("SKYTOTEMS_SQLITE_SYNCHRONOUS", "sometimes"),
+    ],
+)
+def test_bad_environment_values_are_usage_errors(variable: str, value: str, tmp_path: Path):
+    """A bad value of a setting's variable is one line naming the variable, exit 2, before
+    anything starts (it used to be a traceback, or a server refusing every request)."""
+    command = [sys.executable, "-c", "from skytotems.cli import main; main()", "serve"]
+    env = {**os.environ, variable: value}
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and variable in errors[0], done.stderr
+    assert not (tmp_path / "skytotems.db").exists()
+
+
+def test_good_environment_values_are_read() -> None:
+    """The variables' values reach the settings (so the refusals above are not of all)."""
+    from skytotems.server.settings import Settings
+
+    names = {
+        "SKYTOTEMS_TRUSTED_PROXIES": "10.0.0.1, 192.168.0.0/16 ::1",
+        "SKYTOTEMS_HTTP_RATE": "10/second",
+        "SKYTOTEMS_CREATE_RATE": "3 per minute",
+        "SKYTOTEMS_MAX_BODY_BYTES": "1000",
+        "SKYTOTEMS_IDLE_DAYS": "0.5",
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in names.items():
+            patch.setenv(name, value)
+        settings = Settings.from_env()
+    assert settings.trusted_proxies == ("10.0.0.1", "192.168.0.0/16", "::1")
+    assert (settings.http_rate, settings.create_rate) == ("10/second", "3 per minute")
+    assert settings.max_body_bytes == 1000
+    assert settings.idle_without_clock_s == 12 * 3600

@@ -73,9 +73,12 @@ def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -
     import uvicorn
 
     from .app import create_app
-    from .settings import Settings
+    from .settings import SettingError, Settings
 
-    settings = Settings.from_env(db_url=db_url, bot_workers=bot_workers)
+    try:
+        settings = Settings.from_env(db_url=db_url, bot_workers=bot_workers)
+    except SettingError as exc:
+        raise click.UsageError(f"environment variable {exc}") from None
     app = create_app(settings)
     uvicorn.run(
         app,

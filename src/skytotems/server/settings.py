@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -65,37 +67,98 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from SKYTOTEMS_* environment variables, then explicit overrides."""
-        env = os.environ
-        settings = cls()
+        """Settings from SKYTOTEMS_* environment variables, then explicit overrides.
+
+        A variable whose value cannot be used raises `SettingError` naming it (the serve
+        command turns that into a one-line usage error), never a traceback later on.
+        """
         values: dict[str, object] = {}
-        if "SKYTOTEMS_DB" in env:
-            values["db_url"] = env["SKYTOTEMS_DB"]
-        if "SKYTOTEMS_BOT_WORKERS" in env:
-            values["bot_workers"] = int(env["SKYTOTEMS_BOT_WORKERS"])
-        if "SKYTOTEMS_BOT_DELAY_MS" in env:
-            values["bot_delay_ms"] = int(env["SKYTOTEMS_BOT_DELAY_MS"])
-        if "SKYTOTEMS_CLOCK_SCALE" in env:
-            values["clock_scale"] = float(env["SKYTOTEMS_CLOCK_SCALE"])
-        if "SKYTOTEMS_TAKEOVER_LEVEL" in env:
-            values["takeover_level"] = env["SKYTOTEMS_TAKEOVER_LEVEL"]
-        if "SKYTOTEMS_SQLITE_SYNCHRONOUS" in env:
-            values["sqlite_synchronous"] = env["SKYTOTEMS_SQLITE_SYNCHRONOUS"].upper()
-        if "SKYTOTEMS_WAITING_EXPIRY_HOURS" in env:
-            values["waiting_expiry_s"] = float(env["SKYTOTEMS_WAITING_EXPIRY_HOURS"]) * 3600
-        if "SKYTOTEMS_MAX_BODY_BYTES" in env:
-            values["max_body_bytes"] = int(env["SKYTOTEMS_MAX_BODY_BYTES"])
-        if "SKYTOTEMS_HTTP_RATE" in env:
-            values["http_rate"] = env["SKYTOTEMS_HTTP_RATE"]
-        if "SKYTOTEMS_CREATE_RATE" in env:
-            values["create_rate"] = env["SKYTOTEMS_CREATE_RATE"]
-        if "SKYTOTEMS_TRUSTED_PROXIES" in env:
-            values["trusted_proxies"] = tuple(
-                p for p in env["SKYTOTEMS_TRUSTED_PROXIES"].replace(",", " ").split() if p
-            )
-        if "SKYTOTEMS_IDLE_DAYS" in env:
-            values["idle_without_clock_s"] = float(env["SKYTOTEMS_IDLE_DAYS"]) * 24 * 3600
-        if "SKYTOTEMS_IDLE_CLOCK_LIMITS" in env:
-            values["idle_clock_limits"] = float(env["SKYTOTEMS_IDLE_CLOCK_LIMITS"])
+        for variable, (name, read) in ENVIRONMENT.items():
+            raw = os.environ.get(variable)
+            if raw is None:
+                continue
+            try:
+                values[name] = read(raw)
+            except ValueError as exc:
+                raise SettingError(variable, raw, str(exc)) from None
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return replace(settings, **values)  # type: ignore[arg-type]
+        return replace(cls(), **values)  # type: ignore[arg-type]
+
+
+class SettingError(ValueError):
+    """An environment variable whose value the server cannot use."""
+
+    def __init__(self, variable: str, value: str, reason: str) -> None:
+        super().__init__(f"{variable}={value!r}: {reason}")
+        self.variable = variable
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def read(raw: str) -> int:
+        value = int(raw)
+        if value < minimum:
+            raise ValueError(f"must be an integer of at least {minimum}")
+        return value
+
+    return read
+
+
+def _positive(scale: float = 1.0) -> Callable[[str], float]:
+    def read(raw: str) -> float:
+        value = float(raw)
+        if not math.isfinite(value) or value <= 0:
+            raise ValueError("must be a number greater than 0")
+        return value * scale
+
+    return read
+
+
+def _rate(raw: str) -> str:
+    """A rate in the `limits` library's notation ("600/minute", "10 per second")."""
+    from limits import parse
+
+    try:
+        parse(raw)
+    except ValueError:
+        raise ValueError('must be a rate such as "600/minute" or "10/second"') from None
+    return raw
+
+
+def _proxies(raw: str) -> tuple[str, ...]:
+    """Addresses or networks, separated by commas or spaces."""
+    from .client_address import trusted_networks
+
+    entries = tuple(p for p in raw.replace(",", " ").split() if p)
+    try:
+        trusted_networks(entries)
+    except ValueError as exc:
+        raise ValueError(f"not an IP address or network ({exc})") from None
+    return entries
+
+
+def _synchronous(raw: str) -> str:
+    mode = raw.upper()
+    if mode not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
+    return mode
+
+
+SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+HOUR = 3600.0
+
+# Each variable: the setting it gives and how its text is read (ValueError: unusable).
+ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
+    "SKYTOTEMS_DB": ("db_url", str),
+    "SKYTOTEMS_BOT_WORKERS": ("bot_workers", _count(1)),
+    "SKYTOTEMS_BOT_DELAY_MS": ("bot_delay_ms", _count(0)),
+    "SKYTOTEMS_CLOCK_SCALE": ("clock_scale", _positive()),
+    "SKYTOTEMS_TAKEOVER_LEVEL": ("takeover_level", str),
+    "SKYTOTEMS_SQLITE_SYNCHRONOUS": ("sqlite_synchronous", _synchronous),
+    "SKYTOTEMS_WAITING_EXPIRY_HOURS": ("waiting_expiry_s", _positive(HOUR)),
+    "SKYTOTEMS_MAX_BODY_BYTES": ("max_body_bytes", _count(1)),
+    "SKYTOTEMS_HTTP_RATE": ("http_rate", _rate),
+    "SKYTOTEMS_CREATE_RATE": ("create_rate", _rate),
+    "SKYTOTEMS_TRUSTED_PROXIES": ("trusted_proxies", _proxies),
+    "SKYTOTEMS_IDLE_DAYS": ("idle_without_clock_s", _positive(24 * HOUR)),
+    "SKYTOTEMS_IDLE_CLOCK_LIMITS": ("idle_clock_limits", _positive()),
+}
