@@ -73,6 +73,28 @@ def test_table_creation_has_its_own_rate(start_server: Callable[..., ThreadServe
     assert httpx.get(server.base + "/api/health").status_code == 200  # reading goes on
 
 
+def test_openapi_documents_413_and_429_on_every_route(start_server: Callable[..., ThreadServer]):
+    """/api/openapi.json names the limits' answers on every route, with the refusal's
+    schema and 429's Retry-After; real 413 and 429 answers fit that schema."""
+    server = start_server(max_body_bytes=1024, http_rate="3/minute")
+    spec = httpx.get(server.base + "/api/openapi.json").json()
+    refusal = spec["components"]["schemas"]["Refusal"]
+    assert set(refusal["required"]) == {"code", "message"}
+    operations = [op for ops in spec["paths"].values() for op in ops.values()]
+    assert len(operations) >= 10
+    for op in operations:
+        for status in ("413", "429"):
+            content = op["responses"][status]["content"]["application/json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/Refusal"}
+        assert "Retry-After" in op["responses"]["429"]["headers"]
+    too_large = httpx.post(server.base + "/api/tables", json={"padding": "x" * 2000})
+    responses = [httpx.get(server.base + "/api/health") for _ in range(3)]
+    assert too_large.status_code == 413 and responses[-1].status_code == 429
+    for answer in (too_large, responses[-1]):
+        assert set(answer.json()) == set(refusal["properties"])
+    assert int(responses[-1].headers["retry-after"]) >= 1
+
+
 def _statuses(server: ThreadServer, forwarded: list[str]) -> list[int]:
     return [
         httpx.get(server.base + "/api/health", headers={"X-Forwarded-For": f}).status_code

@@ -34,6 +34,7 @@ from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
 from .schemas import (
+    LIMIT_RESPONSES,
     Bots,
     CreatedTable,
     CreateTable,
@@ -164,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/api/openapi.json",
         docs_url=None,  # served by add_api_docs, with assets from the package
         redoc_url=None,
+        responses=LIMIT_RESPONSES,  # every route may answer 413 and 429 (HttpLimits)
     )
     add_api_docs(app, app.title)
     app.add_middleware(HttpLimits, settings=settings)

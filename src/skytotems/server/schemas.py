@@ -128,6 +128,34 @@ class Bots(BaseModel):
     aliases: dict[str, str]
 
 
+class Refusal(BaseModel):
+    """Every refusal: a short machine-readable `code` and a sentence; nothing changed."""
+
+    code: str
+    message: str
+
+
+# The limits' answers, possible on every route (HttpLimits checks before any route runs).
+LIMIT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    413: {
+        "model": Refusal,
+        "description": "The request body is over the size limit (`too_large`), checked "
+        "before it is read; nothing changed.",
+    },
+    429: {
+        "model": Refusal,
+        "description": "Too many requests (or tables created) from this client address "
+        "(`rate_limited`); nothing changed.",
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds to wait before trying again.",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    },
+}
+
+
 class Health(BaseModel):
     status: Literal["ok"]
     tables_in_memory: int
