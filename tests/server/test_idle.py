@@ -5,10 +5,19 @@ are told, and the table leaves the open ones."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
-from wsclient import Client, ThreadServer, clients_for, create_table, db_rows, wait_for
+from wsclient import (
+    Client,
+    ProcessServer,
+    ThreadServer,
+    clients_for,
+    create_table,
+    db_rows,
+    wait_for,
+)
 
 HUMAN = {"type": "human"}
 
@@ -65,3 +74,37 @@ def test_a_real_time_table_whose_mover_ran_out_and_whose_other_human_left_ends(
         assert watcher.state is not None and watcher.state["status"] == "playing"
         _abandoned_notice(watcher, timeout=30)
     _played_out(server, db_url, table_id)
+
+
+def test_the_abandoned_mark_survives_a_kill_9_before_the_game_ends(tmp_path: Path):
+    """The table is abandoned (its seats handed to bots, committed), the server is killed
+    before the bots have played it out; after the restart the bots finish it and its
+    result still says abandoned (the mark used to live in memory only)."""
+    url = f"sqlite:///{tmp_path / 'skytotems.db'}"
+    first = ProcessServer(
+        url,
+        env={
+            "SKYTOTEMS_IDLE_DAYS": str(0.5 / 86400),  # idle after half a second
+            "SKYTOTEMS_TAKEOVER_LEVEL": "random",
+            "SKYTOTEMS_BOT_DELAY_MS": "600000",  # the bots do not move before the kill
+        },
+    ).start()
+    try:
+        table = create_table(first.base, [HUMAN, HUMAN])
+        table_id = table["table"]["id"]
+        seats = "SELECT kind FROM seats WHERE table_id = :id"
+        wait_for(lambda: {k for (k,) in db_rows(url, seats, id=table_id)} == {"bot"}, 30, 0.1)
+        first.kill9()
+    finally:
+        first.terminate()
+    ((status, abandoned),) = db_rows(
+        url, "SELECT status, abandoned FROM tables WHERE id = :id", id=table_id
+    )
+    assert status == "playing" and abandoned
+    second = ProcessServer(url, env={"SKYTOTEMS_TAKEOVER_LEVEL": "random"}).start()
+    try:
+        summary = f"{second.base}/api/tables/{table_id}"
+        wait_for(lambda: httpx.get(summary).json()["status"] == "finished", 120, 0.2)
+        assert httpx.get(summary).json()["result"]["abandoned"] is True
+    finally:
+        second.terminate()

@@ -220,7 +220,7 @@ class TableService:
             def write(c: Connection) -> None:
                 for index in indexes:
                     store.update_seat(c, table.id, index, kind="bot", level=level)
-                store.update_table(c, table.id, clocks=clocks, updated_ms=now)
+                store.update_table(c, table.id, clocks=clocks, abandoned=True, updated_ms=now)
 
             await self._commit(table, store.Write(fn=write))
             taken = [

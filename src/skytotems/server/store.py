@@ -40,6 +40,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     insert,
     select,
     text,
@@ -82,6 +83,8 @@ class TableRow(Base):
     stats: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # its idle humans' seats were handed to bots: its result will say "abandoned"
+    abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):

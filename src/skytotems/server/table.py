@@ -277,6 +277,7 @@ class Table:
             finished_ms=row["finished_ms"],
             result=row["result"],
             listed=bool(row.get("listed", True)),
+            abandoned=bool(row.get("abandoned", False)),
             chat=list(stored.chat),
             human_active_ms=max([row["created_ms"], *(e["at_ms"] for e in stored.entries)]),
         )

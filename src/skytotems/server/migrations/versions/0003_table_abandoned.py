@@ -1,0 +1,29 @@
+"""Whether a table was abandoned by its humans (their seats handed to bots): kept with
+the table, so a restart before its game ends still marks the result abandoned.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(
+            sa.Column("abandoned", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("abandoned")
