@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from skytotems import Game, GameOptions, view
+from skytotems import EndTurn, Game, GameOptions, view
 from skytotems.bots import BOT_NAMES, Bot, make_bot
 from skytotems.bots.mcts import LEVELS, MctsBot
 
@@ -60,3 +60,22 @@ def test_mcts_reuses_its_search_within_a_turn() -> None:
     reused = bot._reused_root(view(game, seat), seat)
     assert searched_root is not None and reused is searched_root.children[action]
     assert reused.visits > 0
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_every_bot_ends_its_turn_at_once_when_every_turn_is_confirmed(name: str) -> None:
+    """RULES.md §11: on a table that confirms every turn, a bot at the bare prompt (end
+    the turn is its one legal action) answers it, without searching."""
+    game = Game(GameOptions(players=2, confirm_turns=True), seed=21)
+    moves = 0
+    while not (game.decision.kind == "end_turn" and len(game.legal_actions()) == 1):
+        seat = game.decision.seats[0]
+        game.apply(game.legal_actions(seat)[0])
+        moves += 1
+        assert moves < 200
+    seat = game.decision.seats[0]
+    bot = make_bot(name, 1)
+    legal = game.legal_actions(seat)
+    assert bot.choose(view(game, seat), legal) == legal[0] == EndTurn(seat)
+    if isinstance(bot, MctsBot):
+        assert bot.last_iterations == 0
