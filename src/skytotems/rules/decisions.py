@@ -32,7 +32,8 @@ DECISION_KINDS = (
     "last_reveal",
 )
 # What other seats are told a seat is doing: the end-of-turn prompt reads as "turn",
-# so a prompt (which exists only when a reveal is possible) never names itself.
+# so a prompt (which, unless the game confirms every turn, exists only when a reveal is
+# possible) never names itself.
 PUBLIC_KIND = {kind: kind for kind in DECISION_KINDS} | {"end_turn": "turn"}
 
 

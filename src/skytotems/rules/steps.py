@@ -66,8 +66,8 @@ class AfterAction(NamedTuple):
 
 class EndOfTurnPrompt(NamedTuple):
     """§12 step 5: the end-of-turn prompt (`end_turn`), asked only while `seat` can
-    reveal; otherwise play passes on (step 6). Its JSON name is the neutral `turn_end`
-    for every viewer (RULES.md §11)."""
+    reveal (always with the `confirm_turns` option); otherwise play passes on (step 6).
+    Its JSON name is the neutral `turn_end` for every viewer (RULES.md §11)."""
 
     seat: int
     mode: str
