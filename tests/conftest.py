@@ -11,20 +11,14 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
-from typing import NoReturn
 
 import psycopg
 import pytest
 from sqlalchemy.engine import make_url
 
+from services import service_unavailable
+
 PG_ADMIN_URL = os.environ.get("SKYTOTEMS_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
-
-
-def service_unavailable(reason: str) -> NoReturn:
-    """Skip (a developer's machine without the service) or fail (CI, which must run it)."""
-    if os.environ.get("SKYTOTEMS_REQUIRE_SERVICES") == "1":
-        pytest.fail(f"{reason} (SKYTOTEMS_REQUIRE_SERVICES=1: these tests must run)")
-    pytest.skip(reason)
 
 
 def _libpq(url: str) -> str:

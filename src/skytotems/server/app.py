@@ -17,8 +17,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy.exc import OperationalError
 from starlette.types import Receive, Scope, Send
 
 from skytotems import view
@@ -29,10 +31,12 @@ from .api_docs import add_api_docs
 from .archive import Archive, ReplayCache
 from .autoplay import Autoplay
 from .bots import BotPool
-from .errors import ServiceError
+from .errors import ServiceError, storage_unreachable
 from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
+from .metrics import Metrics
+from .readiness import Readiness
 from .schemas import (
     LIMIT_RESPONSES,
     Bots,
@@ -41,6 +45,7 @@ from .schemas import (
     Health,
     Joined,
     JoinTable,
+    Ready,
     SeatToken,
     TableList,
     TableSummary,
@@ -65,6 +70,8 @@ class Runtime:
     hub: Hub
     archive: Archive
     replays: ReplayCache
+    readiness: Readiness
+    metrics: Metrics
 
 
 class SkyTotemsApp(FastAPI):
@@ -129,11 +136,18 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     hub = Hub(settings.send_queue_limit)
     bots = BotPool(settings.bot_workers)
     service = TableService(settings, engine, writer, hub)
+    metrics = service.metrics = serve_metrics(service, hub, writer)
     autoplay = Autoplay(service, bots)
     try:
         await service.start()
         yield Runtime(
-            settings, service, hub, Archive(engine), ReplayCache(settings.replay_cache_size)
+            settings,
+            service,
+            hub,
+            Archive(engine),
+            ReplayCache(settings.replay_cache_size),
+            Readiness(engine),
+            metrics,
         )
     finally:
         await autoplay.close()
@@ -141,6 +155,34 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
         await asyncio.to_thread(writer.stop)
         bots.shutdown()
         engine.dispose()
+
+
+def serve_metrics(service: TableService, hub: Hub, writer: store.Writer) -> Metrics:
+    """The process's metrics: moves from the service, gauges read when scraped."""
+    metrics = Metrics()
+    tables = service.tables
+    metrics.sample(
+        {
+            "skytotems_sockets": ("Open table sockets.", lambda: hub.connections),
+            "skytotems_tables_open": (
+                "Open tables (waiting or playing) in memory.",
+                lambda: len(tables.active),
+            ),
+            "skytotems_tables_closed": (
+                "Closed tables (finished or expired) kept in memory.",
+                lambda: len(tables.finished),
+            ),
+            "skytotems_bot_moves_pending": (
+                "Bot moves asked for and not yet played (the bot queue).",
+                lambda: sum(len(t.bot_tasks) for t in tables.active.values()),
+            ),
+            "skytotems_writes_queued": (
+                "Writes waiting for the next group commit.",
+                lambda: writer.backlog,
+            ),
+        }
+    )
+    return metrics
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -174,6 +216,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def body_too_large(_request: Request, exc: BodyTooLarge) -> JSONResponse:
         return JSONResponse({"code": "too_large", "message": exc.detail}, status_code=413)
 
+    @app.exception_handler(OperationalError)
+    async def database_unreachable(_request: Request, _exc: OperationalError) -> JSONResponse:
+        refusal = storage_unreachable()
+        body = {"code": refusal.code, "message": refusal.message}
+        return JSONResponse(body, status_code=refusal.status)
+
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=exc.status)
@@ -185,6 +233,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "tables_in_memory": len(rt.service.tables),
             "connections": rt.hub.connections,
         }
+
+    @app.get(
+        "/api/ready",
+        response_model=Ready,
+        responses={503: {"model": Ready, "description": "A dependency is unreachable"}},
+        tags=["server"],
+    )
+    async def ready(rt: Rt) -> Any:
+        """Readiness: 200 when the database (and Redis, when used) answer; 503 with the
+        reason while one does not (take this process out of the load balancer)."""
+        checks = await rt.readiness.check()
+        failing = [f"{name} {state}" for name, state in checks.items() if state != "ok"]
+        body = {"status": "unready" if failing else "ready", "checks": checks}
+        if failing:
+            return JSONResponse(dict(body, reason="; ".join(failing)), status_code=503)
+        return body
+
+    @app.get(
+        "/metrics",
+        response_class=Response,
+        responses={200: {"content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}}}},
+        tags=["server"],
+    )
+    async def metrics(rt: Rt) -> Response:
+        """This process's Prometheus metrics (text exposition format); scrape every
+        process on its own."""
+        return Response(generate_latest(rt.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/bots", response_model=Bots, tags=["server"])
     async def bots() -> dict[str, Any]:

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from skytotems import Deck, default_deck
 
 from . import store
-from .errors import not_found
+from .errors import not_found, storage_unreachable
 from .table import CLOSED, Table
 
 
@@ -81,9 +82,12 @@ class TableCache:
         if pending is None:
             pending = self._loading[table_id] = asyncio.get_running_loop().create_future()
             try:
-                stored = await asyncio.to_thread(
-                    self._read, lambda c: store.load_table(c, table_id)
-                )
+                try:
+                    stored = await asyncio.to_thread(
+                        self._read, lambda c: store.load_table(c, table_id)
+                    )
+                except OperationalError:
+                    raise storage_unreachable() from None
                 loaded = None if stored is None else self._rebuild(stored)
                 if loaded is not None:
                     self.remember(loaded)

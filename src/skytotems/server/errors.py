@@ -24,3 +24,10 @@ def expired_error(status: int = 400) -> ServiceError:
 
 def not_found() -> ServiceError:
     return ServiceError("not_found", "there is no such table", 404)
+
+
+def storage_unreachable() -> ServiceError:
+    """What any request needing the database gets while the database does not answer."""
+    return ServiceError(
+        "storage", "the database is unreachable for now; nothing was changed, try again", 503
+    )

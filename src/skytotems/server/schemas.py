@@ -162,6 +162,14 @@ class Health(BaseModel):
     connections: int
 
 
+class Ready(BaseModel):
+    """Readiness: each dependency's state ("ok" or why not); `reason` when unready."""
+
+    status: Literal["ready", "unready"]
+    checks: dict[str, str]
+    reason: str | None = None
+
+
 # ------------------------------------------------------------------- WebSocket
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +43,7 @@ from .bus import Publisher
 from .cache import TableCache
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
+from .metrics import NO_METRICS, MoveMetrics
 from .settings import Settings
 from .table import Player, Step, Table, hash_token
 
@@ -64,8 +66,10 @@ class TableService:
         self.writer = writer
         self.publisher = publisher
         self.listeners: list[ChangeListener] = []
+        self.metrics: MoveMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
         self._sweeper: asyncio.Task[None] | None = None
+        self._recovering: dict[str, asyncio.Task[None]] = {}  # tables to read back (_reload)
         self._closing = False
 
     # ---------------------------------------------------------------- loading
@@ -82,9 +86,10 @@ class TableService:
     async def close(self) -> None:
         """Stop changing tables on our own (the expiry sweep; listeners hear no more)."""
         self._closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        tasks = [*self._recovering.values(), *([self._sweeper] if self._sweeper else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def get(self, table_id: str) -> Table:
         """The table (from memory, or loaded once from the database); 404 if none."""
@@ -106,10 +111,38 @@ class TableService:
             # the commit failed and the table was read back from the store: use that one
 
     async def _reload(self, table: Table) -> None:
-        """After a failed commit: forget the cache and read the table back."""
+        """After a failed commit: forget the cache and read the table back, now or (the
+        database unreachable) as soon as it answers again, so that its bots and clocks
+        resume by themselves once it is back."""
         self.tables.forget(table.id)
-        fresh = await self.get(table.id)
+        try:
+            fresh = await self.get(table.id)
+        except ServiceError as exc:
+            if exc.code != "storage":
+                raise
+            if table.id not in self._recovering:
+                task = asyncio.get_running_loop().create_task(self._recover(table.id))
+                self._recovering[table.id] = task
+            return
         self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
+        self._after_change(fresh)
+
+    async def _recover(self, table_id: str, retry_s: float = 0.5) -> None:
+        """Read a table back once the database answers again (a failed reload)."""
+        try:
+            while not self._closing:
+                await asyncio.sleep(retry_s)
+                try:
+                    fresh = await self.get(table_id)
+                except ServiceError as exc:
+                    if exc.code == "storage":
+                        continue
+                    return
+                self.publisher.publish(fresh, [], [], reset=True)
+                self._after_change(fresh)
+                return
+        finally:
+            del self._recovering[table_id]
 
     # --------------------------------------------------------------- expiring
 
@@ -390,10 +423,14 @@ class TableService:
     ) -> None:
         """A player's action: checked, committed, then published (acknowledged to `reply_to`)."""
         try:
-            action = action_from_json(data)
-        except MalformedAction as exc:
-            raise ServiceError("malformed_action", str(exc)) from None
-        await self.play(table, player, seq, action, reply_to, msg_id)
+            try:
+                action = action_from_json(data)
+            except MalformedAction as exc:
+                raise ServiceError("malformed_action", str(exc)) from None
+            await self.play(table, player, seq, action, reply_to, msg_id)
+        except ServiceError as exc:
+            self.metrics.refused(exc.code)
+            raise
 
     async def play(
         self,
@@ -406,6 +443,7 @@ class TableService:
         by_bot: bool = False,
     ) -> None:
         """Apply `action` of `player` (a bot's when `by_bot`) made on the view at `seq`."""
+        arrived = time.perf_counter()
         async with table.lock:
             self._check_can_act(table, player, by_bot)
             game = table.game
@@ -436,6 +474,7 @@ class TableService:
             write, notices = self._log_write(table, entry, events, now)
             await self._commit(table, write)
             self.publisher.publish(table, events, notices, ack=(reply_to, msg_id))
+            self.metrics.moved(time.perf_counter() - arrived, by_bot)
             if not by_bot:
                 table.human_active_ms = now
             if table.status == "finished":

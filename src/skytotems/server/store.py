@@ -161,13 +161,23 @@ def database_url(url: str) -> URL:
     return parsed
 
 
+# seconds a new PostgreSQL connection may take: an unreachable server is an error soon
+# (a refused move, an unready process), not a request hanging on the network
+PG_CONNECT_TIMEOUT_S = 5
+
+
 def make_engine(url: str, sqlite_synchronous: str = "NORMAL") -> Engine:
     """An engine for `url`; SQLite files get WAL so readers never block the writer."""
+    parsed = database_url(url)
+    connect_args = {}
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT_S
     engine = create_engine(
-        database_url(url),
+        parsed,
         json_serializer=_json_text,
         json_deserializer=orjson.loads,
         pool_pre_ping=True,
+        connect_args=connect_args,
     )
     if engine.dialect.name == "sqlite":
         mode = sqlite_synchronous.upper()
@@ -369,6 +379,11 @@ class Writer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.commits = 0
         self.writes = 0
+
+    @property
+    def backlog(self) -> int:
+        """Writes queued and not yet taken into a commit (a gauge of /metrics)."""
+        return self._queue.qsize()
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
