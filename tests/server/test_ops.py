@@ -13,32 +13,13 @@ from typing import Any
 
 import httpx
 import redis.asyncio
-from prometheus_client.parser import text_string_to_metric_families
-from wsclient import Client, ThreadServer, clients_for, create_table, wait_for
+from wsclient import Client, ThreadServer, clients_for, create_table, scrape, value, wait_for
 
 from private_redis import PrivateRedis, private_redis
 from skytotems.server import Settings
 
 HUMAN = {"type": "human"}
 BOT = {"type": "bot", "level": "random"}
-
-Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
-
-
-def scrape(base: str) -> Samples:
-    """Every sample of /metrics by (name, labels), read by prometheus_client's parser."""
-    response = httpx.get(base + "/metrics", timeout=10)
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    samples: Samples = {}
-    for family in text_string_to_metric_families(response.text):
-        for s in family.samples:
-            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
-    return samples
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
 def play_moves(clients: list[Client], count: int, rng: random.Random) -> Counter[str]:

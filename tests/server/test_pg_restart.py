@@ -11,8 +11,9 @@ import time
 from typing import Any
 
 import httpx
-from private_postgres import private_postgres
 from wsclient import Client, ProcessServer, create_table, db_rows, wait_for
+
+from private_postgres import private_postgres
 
 HUMAN = {"type": "human"}
 BOT = {"type": "bot", "level": "random"}

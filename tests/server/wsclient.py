@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import httpx
 import uvicorn
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import text
 from websockets.sync.client import ClientConnection, connect
 
@@ -275,3 +276,22 @@ def clients_for(base: str, table: dict[str, Any]) -> Iterator[list[Client]]:
     finally:
         for c in clients:
             c.close()
+
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape(base: str) -> Samples:
+    """Every sample of /metrics by (name, labels), read by prometheus_client's parser."""
+    response = httpx.get(base + "/metrics", timeout=10)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    samples: Samples = {}
+    for family in text_string_to_metric_families(response.text):
+        for s in family.samples:
+            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return samples
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
