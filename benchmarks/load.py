@@ -273,8 +273,10 @@ class Bench:
         def per_move(seconds: float) -> float:
             return round(seconds / max(1, stats.moves) * 1000, 3)
 
+        backends = sum(1 for kind, _ in cpu_before if kind == "postgres")
         return {
             "target_rate": rate,
+            "postgres_backends": backends,
             "moves_per_second": round(stats.moves / elapsed, 1),
             "p50_ms": round(pct(0.50), 2),
             "p99_ms": round(pct(0.99), 2),
@@ -318,7 +320,8 @@ async def main_async(args: argparse.Namespace, ports: list[int], meter: CpuMeter
             f"p50 {result['p50_ms']:6.2f} ms  p99 {result['p99_ms']:7.2f} ms  "
             f"CPU/move: server {result['server_cpu_ms_per_move']:.3f} ms "
             f"({result['server_cpu_share']:.2f} cores) + PostgreSQL "
-            f"{result['postgres_cpu_ms_per_move']:.3f} + Redis "
+            f"{result['postgres_cpu_ms_per_move']:.3f} ({result['postgres_backends']} backends)"
+            f" + Redis "
             f"{result['redis_cpu_ms_per_move']:.3f} = {result['total_cpu_ms_per_move']:.3f} ms  "
             f"client {result['client_cpu_share']:.2f} cores  sockets {result['open_sockets']}  "
             f"errors {result['errors']}",

@@ -69,7 +69,8 @@ class TableService:
         self.metrics: MoveMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
         self._sweeper: asyncio.Task[None] | None = None
-        self._recovering: dict[str, asyncio.Task[None]] = {}  # tables to read back (_reload)
+        self._unloaded: set[str] = set()  # tables to read back once the database answers
+        self._recoverer: asyncio.Task[None] | None = None
         self._closing = False
 
     # ---------------------------------------------------------------- loading
@@ -86,7 +87,7 @@ class TableService:
     async def close(self) -> None:
         """Stop changing tables on our own (the expiry sweep; listeners hear no more)."""
         self._closing = True
-        tasks = [*self._recovering.values(), *([self._sweeper] if self._sweeper else [])]
+        tasks = [t for t in (self._sweeper, self._recoverer) if t is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -120,29 +121,31 @@ class TableService:
         except ServiceError as exc:
             if exc.code != "storage":
                 raise
-            if table.id not in self._recovering:
-                task = asyncio.get_running_loop().create_task(self._recover(table.id))
-                self._recovering[table.id] = task
+            self._unloaded.add(table.id)
+            if self._recoverer is None or self._recoverer.done():
+                self._recoverer = asyncio.get_running_loop().create_task(self._recover())
             return
+        self._reloaded(fresh)
+
+    def _reloaded(self, fresh: Table) -> None:
         self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
         self._after_change(fresh)
 
-    async def _recover(self, table_id: str, retry_s: float = 0.5) -> None:
-        """Read a table back once the database answers again (a failed reload)."""
-        try:
-            while not self._closing:
-                await asyncio.sleep(retry_s)
+    async def _recover(self, retry_s: float = 0.5) -> None:
+        """Read back the tables whose reload failed, once the database answers again (one
+        task for them all: an unreachable database is asked once per `retry_s`)."""
+        while self._unloaded and not self._closing:
+            await asyncio.sleep(retry_s)
+            for table_id in sorted(self._unloaded):
                 try:
                     fresh = await self.get(table_id)
                 except ServiceError as exc:
                     if exc.code == "storage":
-                        continue
-                    return
-                self.publisher.publish(fresh, [], [], reset=True)
-                self._after_change(fresh)
-                return
-        finally:
-            del self._recovering[table_id]
+                        break  # still unreachable: wait and try again
+                    self._unloaded.discard(table_id)
+                    continue
+                self._unloaded.discard(table_id)
+                self._reloaded(fresh)
 
     # --------------------------------------------------------------- expiring
 
