@@ -137,6 +137,9 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     bots = BotPool(settings.bot_workers)
     service = TableService(settings, engine, writer, hub)
     metrics = service.metrics = serve_metrics(service, hub, writer)
+    # the database is always checked; a Redis client, when there is one, joins it through
+    # readiness.watch("redis", client)
+    readiness = Readiness(engine)
     autoplay = Autoplay(service, bots)
     try:
         await service.start()
@@ -146,7 +149,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
             hub,
             Archive(engine),
             ReplayCache(settings.replay_cache_size),
-            Readiness(engine),
+            readiness,
             metrics,
         )
     finally:
