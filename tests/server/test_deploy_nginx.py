@@ -36,6 +36,7 @@ from skytotems.server.process import free_port
 
 DEPLOY_DOC = REPO / "docs" / "deploy.md"
 NGINX_BLOCK = re.compile(r"```nginx\n(.*?)```", re.DOTALL)
+RATE = 30  # HTTP requests per minute and client address, in each process
 TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 
@@ -99,7 +100,8 @@ http {{
 
 
 def test_documented_nginx_config_in_front_of_two_processes(postgres_url: str) -> None:
-    env = {"SKYTOTEMS_TRUSTED_PROXIES": "127.0.0.1"}
+    # nginx is the trusted proxy; a rate low enough to see whom the servers count
+    env = {"SKYTOTEMS_TRUSTED_PROXIES": "127.0.0.1", "SKYTOTEMS_HTTP_RATE": f"{RATE}/minute"}
     servers = [ProcessServer(postgres_url, env=env) for _ in range(2)]
     for server in servers:
         server.start()
@@ -133,6 +135,18 @@ def test_documented_nginx_config_in_front_of_two_processes(postgres_url: str) ->
             assert moves > 10
             rows = db_rows(postgres_url, "SELECT status FROM tables WHERE id = :t", t=table_id)
             assert rows == [("finished",)]
+
+            # nginx tells the servers who the client is (its address, whatever it says in
+            # X-Forwarded-For): a client over its rate is refused, another is not
+            def from_client(address: str, claimed: str) -> int:
+                transport = httpx.HTTPTransport(local_address=address)
+                with httpx.Client(transport=transport, timeout=10) as client:
+                    headers = {"X-Forwarded-For": claimed}
+                    return client.get(base + "/api/bots", headers=headers).status_code
+
+            codes = [from_client("127.0.0.3", f"198.51.100.{i}") for i in range(2 * RATE + 4)]
+            assert codes[0] == 200 and 429 in codes
+            assert from_client("127.0.0.4", "198.51.100.1") == 200
     finally:
         for server in servers:
             server.terminate()

@@ -94,6 +94,7 @@ class TableCache:
                 pending.set_result(loaded)
             except Exception as exc:
                 pending.set_exception(exc)
+                pending.exception()  # raised here; waiters, if any, get it through shield
                 raise
             finally:
                 del self._loading[table_id]
