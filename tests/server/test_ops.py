@@ -125,3 +125,13 @@ def check_ready_follows_redis(tmp_path: Path, private_rd: PrivateRedis) -> None:
         wait_for(lambda: ready().status_code == 200, timeout=20, step=0.2)
     finally:
         server.stop()
+
+
+def test_leases_held_is_what_the_lease_holder_last_said(
+    start_server: Callable[..., ThreadServer],
+):
+    server = start_server()
+    runtime: Any = server.server.config.app.state.runtime
+    assert value(scrape(server.base), "skytotems_leases_held") == 0
+    runtime.service.metrics.leases(3)
+    assert value(scrape(server.base), "skytotems_leases_held") == 3

@@ -2,10 +2,10 @@
 
 Each process has its own registry and serves its own figures: with several processes,
 Prometheus scrapes every instance and sums them (docs/deploy.md). Moves are counted and
-timed by the table service as they are committed and published (`MoveMetrics`); the
+timed by the table service as they are committed and published (`ServiceMetrics`); the
 gauges (sockets, tables in memory, pending bot moves, queued writes) are read from the
 running server when scraped, so they cost nothing between scrapes. `leases_held` is set
-by whatever holds table leases (0 while there is none).
+through `service.metrics.leases(n)` by whatever holds table leases (0 while none does).
 """
 
 from __future__ import annotations
@@ -21,14 +21,17 @@ from prometheus_client.registry import Collector
 MOVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
-class MoveMetrics(Protocol):
-    """What the table service reports about moves (`NO_METRICS` when nobody listens)."""
+class ServiceMetrics(Protocol):
+    """What the table service reports: moves and leases (`NO_METRICS` when nobody listens)."""
 
     def moved(self, seconds: float, by_bot: bool) -> None:
         """A move was committed and published, `seconds` after it arrived."""
 
     def refused(self, code: str) -> None:
         """A player's move was refused with `code` (stale, storage, an illegal action...)."""
+
+    def leases(self, held: int) -> None:
+        """This process now holds `held` table leases (drives their bots and clocks)."""
 
 
 class _NoMetrics:
@@ -38,8 +41,11 @@ class _NoMetrics:
     def refused(self, code: str) -> None:
         pass
 
+    def leases(self, held: int) -> None:
+        pass
 
-NO_METRICS: MoveMetrics = _NoMetrics()
+
+NO_METRICS: ServiceMetrics = _NoMetrics()
 
 
 class Sampled(Collector):
@@ -89,6 +95,9 @@ class Metrics:
 
     def refused(self, code: str) -> None:
         self.refusals.labels(code=code).inc()
+
+    def leases(self, held: int) -> None:
+        self.leases_held.set(held)
 
     def sample(self, gauges: dict[str, tuple[str, Callable[[], float]]]) -> None:
         """Serve `gauges` (name: (help, read)), each read when scraped."""

@@ -43,7 +43,7 @@ from .bus import Publisher
 from .cache import TableCache
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
-from .metrics import NO_METRICS, MoveMetrics
+from .metrics import NO_METRICS, ServiceMetrics
 from .settings import Settings
 from .table import Player, Step, Table, hash_token
 
@@ -66,7 +66,7 @@ class TableService:
         self.writer = writer
         self.publisher = publisher
         self.listeners: list[ChangeListener] = []
-        self.metrics: MoveMetrics = NO_METRICS  # the app's /metrics, when it serves them
+        self.metrics: ServiceMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
         self._sweeper: asyncio.Task[None] | None = None
         self._unloaded: set[str] = set()  # tables to read back once the database answers
