@@ -133,6 +133,13 @@ Site = tuple[int, tuple[int, ...], float, int]
 # depends on; altar versions are unique in a process, so a key never goes stale.
 _ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
 _ALTAR_PARTS_LIMIT = 100_000
+# An anchor cell, the totem kinds in play and the states of the cells around it.
+AnchorKey = tuple[object, ...]
+# A plan candidate: (value, cells, whether the build is free: a horse or a cat).
+Valued = tuple[float, tuple[int, ...], bool]
+# `Estimator.valued` by weights, then anchor key, gaining actions and wolf blessing.
+_VALUED: dict[Weights, dict[tuple[object, ...], tuple[Valued, ...]]] = {}
+_VALUED_LIMIT = 200_000
 
 
 class Estimator:
@@ -148,6 +155,7 @@ class Estimator:
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
         self.sites: dict[int, list[Site]] = {}  # `altar_sites` by altar version
+        self.anchors: dict[int, list[tuple[AnchorKey, tuple[Site, ...]]]] = {}
 
     # ----------------------------------------------------------------- pieces
 
@@ -236,7 +244,7 @@ class Estimator:
             return 0.0
         game = self.game
         w = self.w
-        valued: list[tuple[float, tuple[int, ...], bool]] = []
+        valued: list[Valued] = []
         # The wolf's blessing adds a pedestal to every other uncovered column.
         open_columns = sum(1 for c in altar.stacks if c not in altar.covered)
         wolf_blessing = w.wolf_per_column * max(0, open_columns - 2)
@@ -244,21 +252,18 @@ class Estimator:
         gaining = actions - (0 if final_build else 1)
         # `chance` inlined (this loop is the estimate's hot spot; same figures).
         spread = chance_spread(gaining, w.rate)
-        blessings = self.blessing
-        action_cost = w.action_cost
-        exp = math.exp
-        for kind, cells, need, points in self.altar_sites(altar):
-            if need > 0:
-                if gaining <= 0:
-                    continue
-                p = exp(-need / spread)
-            else:
-                p = 1.0
-            blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
-            # Building takes an action that could have gained pedestals instead.
-            value = (points + blessing - action_cost) * p
-            if value > 0.05:
-                valued.append((value, cells, kind == T_HORSE))
+        # Valued per anchor cell, memoised: an anchor's sites and these figures
+        # decide its entries (the wolf's blessing only where it has wolf sites).
+        memo = _VALUED.setdefault(w, {})
+        if len(memo) >= _VALUED_LIMIT:
+            memo.clear()
+        wolf = wolf_blessing if T_WOLF in game.buildable_kinds else 0.0
+        for anchor, sites in self.anchor_projects(altar):
+            key = (anchor, gaining, wolf)
+            entries = memo.get(key)
+            if entries is None:
+                entries = memo[key] = self.valued(sites, gaining, spread, wolf)
+            valued.extend(entries)
         if game.cat_in_play and actions > 0:
             for c, s in altar.stacks.items():
                 if c not in altar.covered and len(s) >= 2:
@@ -293,92 +298,96 @@ class Estimator:
             )
         return w.potential * total
 
+    def valued(
+        self, sites: tuple[Site, ...], gaining: int, spread: float, wolf_blessing: float
+    ) -> tuple[Valued, ...]:
+        """The plan's candidates among `sites`: (value, cells, free build), where value
+        is points and blessing less the action a build takes, times the chance of
+        finishing the site with `gaining` pedestal-gaining actions."""
+        blessings = self.blessing
+        action_cost = self.w.action_cost
+        exp = math.exp
+        out: list[Valued] = []
+        for kind, cells, need, points in sites:
+            if need > 0:
+                if gaining <= 0:
+                    continue
+                # `chance` inlined (the estimate's hot spot; same figures).
+                p = exp(-need / spread)
+            else:
+                p = 1.0
+            blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
+            # Building takes an action that could have gained pedestals instead.
+            value = (points + blessing - action_cost) * p
+            if value > 0.05:
+                out.append((value, cells, kind == T_HORSE))
+        return tuple(out)
+
     def altar_sites(self, altar: Altar) -> list[Site]:
         """The altar's totem sites of every kind in play, found once for the plan and
         the goals alike."""
         found = self.sites.get(altar.version)
         if found is None:
-            found = self.sites[altar.version] = self.projects(altar, self.game.buildable_kinds)
+            found = self.sites[altar.version] = [
+                site for _, sites in self.anchor_projects(altar) for site in sites
+            ]
         return found
 
-    def projects(self, altar: Altar, kinds: tuple[int, ...]) -> list[Site]:
-        """Candidate totem sites: (kind, cells, pedestals still needed, points when built).
+    def anchor_projects(self, altar: Altar) -> list[tuple[AnchorKey, tuple[Site, ...]]]:
+        """`projects` by anchor cell, found once per altar version."""
+        found = self.anchors.get(altar.version)
+        if found is None:
+            found = self.anchors[altar.version] = self.projects(altar, self.game.buildable_kinds)
+        return found
+
+    def projects(
+        self, altar: Altar, kinds: tuple[int, ...]
+    ) -> list[tuple[AnchorKey, tuple[Site, ...]]]:
+        """Candidate totem sites: (kind, cells, pedestals still needed, points when built),
+        by anchor cell with the key of the cells' states they were found from.
 
         Every footprint touching a column or a free cloud is tried, at the lowest
-        height its condition allows and one higher.
+        height its condition allows and one higher. The sites of one anchor cell depend
+        only on the state of the cells around it, so they are memoised by that state:
+        a search changes a few cells per step and finds the rest already computed.
         """
         stacks = altar.stacks
         covered = altar.covered
         clouds = altar.clouds
         cost = self.cost
-        out: list[Site] = []
-
-        def cell_state(c: int) -> tuple[int, float]:
-            """(height, cost per pedestal) of a cell; height -1 if unusable (covered)."""
-            if c in covered:
-                return -1, 0.0
+        state: dict[int, CellState] = {}
+        for c in clouds:
             s = stacks.get(c)
-            if s:
-                return len(s), cost[s[0]]
-            if c in clouds:
-                return 0, 1.0
-            return -2, 1.0  # no cloud yet: a cloud must be gained first
-
-        def raise_cost(h: int, per: float, target: int) -> float:
-            if h == -2:
-                return 1.5 + target  # a returned pedestal for the cloud, then the column
-            return (target - h) * per
-
-        anchors = [c for c in clouds if c not in covered]
-        for c in anchors:
-            hc, pc = cell_state(c)
-            for d in (RIGHT, DOWN):
-                n1 = c + d
-                n2 = c + 2 * d
-                h1, p1 = cell_state(n1)
-                if h1 == -1:
-                    continue
-                if T_HORSE in kinds and (hc > 0 or h1 > 0):
-                    for lo_h, lo_p, hi_h, hi_p in ((hc, pc, h1, p1), (h1, p1, hc, pc)):
-                        base = max(1, lo_h, hi_h - 2)
-                        for lo in (base, base + 1):
-                            need = raise_cost(lo_h, lo_p, lo) + raise_cost(hi_h, hi_p, lo + 2)
-                            out.append((T_HORSE, (c, n1), need, 2 * (lo + 2)))
-                h2, p2 = cell_state(n2)
-                if h2 == -1:
-                    continue
-                if T_WOLF in kinds and (hc > 0 or h2 > 0):
-                    gap = max(h1, 0)
-                    base = max(2, hc, h2, gap)
-                    for h in (base, base + 1):
-                        need = raise_cost(hc, pc, h) + raise_cost(h2, p2, h)
-                        out.append((T_WOLF, (c, n1, n2), need, 3 * h))
-                if T_DRAGON in kinds and (hc > 0 or h1 > 0 or h2 > 0):
-                    for a_h, a_p, b_h, b_p in ((hc, pc, h2, p2), (h2, p2, hc, pc)):
-                        base = max(1, a_h, h1 - 1, b_h - 2)
-                        need = (
-                            raise_cost(a_h, a_p, base)
-                            + raise_cost(h1, p1, base + 1)
-                            + raise_cost(b_h, b_p, base + 2)
-                        )
-                        out.append((T_DRAGON, (c, n1, n2), need, 3 * (base + 2)))
-            if T_BIRD in kinds and hc >= 0:
-                for dx in (1, -1):
-                    ha, pa = cell_state(c + dx)
-                    if ha == -1:
-                        continue
-                    for dy in (DOWN, -DOWN):
-                        hb, pb = cell_state(c + dy)
-                        if hb == -1 or (hc <= 0 and ha <= 0 and hb <= 0):
-                            continue
-                        base = max(2, hc, ha, hb)
-                        for h in (base, base + 1):
-                            need = (
-                                raise_cost(hc, pc, h)
-                                + raise_cost(ha, pa, h)
-                                + raise_cost(hb, pb, h)
-                            )
-                            out.append((T_BIRD, (c, c + dx, c + dy), need, 3 * h))
+            state[c] = _COVERED if c in covered else (len(s), cost[s[0]]) if s else _EMPTY
+        for c in covered:  # (always clouds in play; kept exact for any altar)
+            state[c] = _COVERED
+        for c, s in stacks.items():
+            if c not in state:
+                state[c] = (len(s), cost[s[0]]) if s else _NO_CLOUD
+        get = state.get
+        memo = _ANCHOR_SITES
+        if len(memo) >= _ANCHOR_SITES_LIMIT:
+            memo.clear()
+        out: list[tuple[AnchorKey, tuple[Site, ...]]] = []
+        for c in clouds:
+            here = state[c]
+            if here is _COVERED:
+                continue
+            key = (
+                c,
+                kinds,
+                here,
+                get(c + RIGHT, _NO_CLOUD),
+                get(c + 2 * RIGHT, _NO_CLOUD),
+                get(c + DOWN, _NO_CLOUD),
+                get(c + 2 * DOWN, _NO_CLOUD),
+                get(c - RIGHT, _NO_CLOUD),
+                get(c - DOWN, _NO_CLOUD),
+            )
+            sites = memo.get(key)
+            if sites is None:
+                sites = memo[key] = _anchor_sites(*key)
+            out.append((key, sites))
         return out
 
     def goals(self, seat: int, altar: Altar, actions: int) -> float:
@@ -394,6 +403,82 @@ class Estimator:
             else:
                 total += self.w.goals * value * chance(distance, actions, self.w.rate)
         return total
+
+
+# A cell as the site search sees it: (height, cost per pedestal); height -1 when a
+# totem covers it, -2 when it has no cloud yet (a cloud must be gained first).
+CellState = tuple[int, float]
+_COVERED: CellState = (-1, 0.0)
+_EMPTY: CellState = (0, 1.0)
+_NO_CLOUD: CellState = (-2, 1.0)
+# Sites by anchor and the states around it (`Estimator.projects`); bounded.
+_ANCHOR_SITES: dict[AnchorKey, tuple[Site, ...]] = {}
+_ANCHOR_SITES_LIMIT = 200_000
+
+
+def _raise_cost(h: int, per: float, target: int) -> float:
+    """Pedestals (in effort) to bring a cell of height `h` to `target`."""
+    if h == -2:
+        return 1.5 + target  # a returned pedestal for the cloud, then the column
+    return (target - h) * per
+
+
+def _anchor_sites(
+    c: int,
+    kinds: tuple[int, ...],
+    here: CellState,
+    right: CellState,
+    right2: CellState,
+    down: CellState,
+    down2: CellState,
+    left: CellState,
+    up: CellState,
+) -> tuple[Site, ...]:
+    """The sites whose first cell is `c` (lines to the right and down, the bird's
+    corners around it), from the states of the cells they use."""
+    raise_cost = _raise_cost
+    out: list[Site] = []
+    hc, pc = here
+    for d, (h1, p1), (h2, p2) in ((RIGHT, right, right2), (DOWN, down, down2)):
+        n1 = c + d
+        n2 = c + 2 * d
+        if h1 == -1:
+            continue
+        if T_HORSE in kinds and (hc > 0 or h1 > 0):
+            for lo_h, lo_p, hi_h, hi_p in ((hc, pc, h1, p1), (h1, p1, hc, pc)):
+                base = max(1, lo_h, hi_h - 2)
+                for lo in (base, base + 1):
+                    need = raise_cost(lo_h, lo_p, lo) + raise_cost(hi_h, hi_p, lo + 2)
+                    out.append((T_HORSE, (c, n1), need, 2 * (lo + 2)))
+        if h2 == -1:
+            continue
+        if T_WOLF in kinds and (hc > 0 or h2 > 0):
+            gap = max(h1, 0)
+            base = max(2, hc, h2, gap)
+            for h in (base, base + 1):
+                need = raise_cost(hc, pc, h) + raise_cost(h2, p2, h)
+                out.append((T_WOLF, (c, n1, n2), need, 3 * h))
+        if T_DRAGON in kinds and (hc > 0 or h1 > 0 or h2 > 0):
+            for a_h, a_p, b_h, b_p in ((hc, pc, h2, p2), (h2, p2, hc, pc)):
+                base = max(1, a_h, h1 - 1, b_h - 2)
+                need = (
+                    raise_cost(a_h, a_p, base)
+                    + raise_cost(h1, p1, base + 1)
+                    + raise_cost(b_h, b_p, base + 2)
+                )
+                out.append((T_DRAGON, (c, n1, n2), need, 3 * (base + 2)))
+    if T_BIRD in kinds and hc >= 0:
+        for dx, (ha, pa) in ((RIGHT, right), (-RIGHT, left)):
+            if ha == -1:
+                continue
+            for dy, (hb, pb) in ((DOWN, down), (-DOWN, up)):
+                if hb == -1 or (hc <= 0 and ha <= 0 and hb <= 0):
+                    continue
+                base = max(2, hc, ha, hb)
+                for h in (base, base + 1):
+                    need = raise_cost(hc, pc, h) + raise_cost(ha, pa, h) + raise_cost(hb, pb, h)
+                    out.append((T_BIRD, (c, c + dx, c + dy), need, 3 * h))
+    return tuple(out)
 
 
 def free_clouds(altar: Altar) -> int:
