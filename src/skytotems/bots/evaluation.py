@@ -615,12 +615,23 @@ def _rare_site_need(altar: Altar, est: Estimator, kind: int) -> float:
     a site over one, or a site with an empty cloud where a rare column may start."""
     stacks = altar.stacks
     best = NO_SITE_NEED + 2.0
-    for _, cells, need, _ in _kind_sites(altar, est, kind):
-        over = (cells[0], cells[2]) if kind == T_WOLF else cells
-        if any((s := stacks.get(c)) and s[0] >= CAT for c in over):
-            best = min(best, need)
-        elif any(c not in stacks for c in over):
-            best = min(best, need + 2.0)  # a rare pedestal must start that column
+    wolf = kind == T_WOLF
+    for site_kind, cells, need, _ in est.altar_sites(altar):
+        if site_kind != kind:
+            continue
+        rare = missing = False
+        for c in (cells[0], cells[2]) if wolf else cells:
+            s = stacks.get(c)
+            if s is None:
+                missing = True
+            elif s and s[0] >= CAT:
+                rare = True
+                break
+        if rare:
+            if need < best:
+                best = need
+        elif missing and need + 2.0 < best:
+            best = need + 2.0  # a rare pedestal must start that column
     return best + _build_effort(kind)
 
 
