@@ -498,7 +498,7 @@ class Game:
         if type(step) is OpenPool:
             altar = self.altars[seat]
             for d in sorted(set(self.pool)):
-                out.extend(PlacePedestal(seat, d, c) for c in altar.pedestal_cells(d))
+                out.extend(_place_pedestals(seat, d, altar.pedestal_cells(d)))
                 out.append(ReturnPedestal(seat, d))
             # Open point, unless in the last reveals (one card at a time) or while a cat
             # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
@@ -513,7 +513,7 @@ class Game:
                 out.extend(self._build_pedestal_actions(seat))
                 out.extend(self.totem_options(seat))
         elif type(step) is CloudsOwed:
-            out.extend(PlaceCloud(seat, c) for c in self.altars[seat].cloud_cells())
+            out.extend(_place_clouds(seat, self.altars[seat].cloud_cells()))
         elif type(step) is WolfBlessing:
             stacks = self.altars[seat].stacks
             out.extend(WolfTake(seat, c) for c in step.remaining if self.bag[stacks[c][0]])
@@ -983,6 +983,44 @@ class Game:
         game._forget_caches()
         check_game(game, complete_bag)
         return game
+
+
+# Actions are immutable values, so the legal-action lists reuse one instance per value
+# for the two most frequent kinds: building a frozen dataclass costs an attribute store
+# per field, a dictionary lookup much less. Bounded: cleared when it grows too large.
+_PLACE_PEDESTAL: dict[tuple[int, int, int], PlacePedestal] = {}
+_PLACE_CLOUD: dict[tuple[int, int], PlaceCloud] = {}
+_INTERNED_LIMIT = 50_000
+
+
+def _place_pedestals(seat: int, design: int, cells: Iterable[int]) -> list[PlacePedestal]:
+    """`PlacePedestal(seat, design, c)` for each of `cells`, reused across calls."""
+    cache = _PLACE_PEDESTAL
+    if len(cache) >= _INTERNED_LIMIT:
+        cache.clear()
+    out = []
+    for c in cells:
+        key = (seat, design, c)
+        action = cache.get(key)
+        if action is None:
+            action = cache[key] = PlacePedestal(seat, design, c)
+        out.append(action)
+    return out
+
+
+def _place_clouds(seat: int, cells: Iterable[int]) -> list[PlaceCloud]:
+    """`PlaceCloud(seat, c)` for each of `cells`, reused across calls."""
+    cache = _PLACE_CLOUD
+    if len(cache) >= _INTERNED_LIMIT:
+        cache.clear()
+    out = []
+    for c in cells:
+        key = (seat, c)
+        action = cache.get(key)
+        if action is None:
+            action = cache[key] = PlaceCloud(seat, c)
+        out.append(action)
+    return out
 
 
 _HANDLERS: dict[type[Action], Any] = {
