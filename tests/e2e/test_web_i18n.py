@@ -128,7 +128,7 @@ def test_every_refusal_of_a_take_over_has_its_own_message(
     # (issue 13 item 8), not left to the generic "the server refused that move"
     from skytotems.server.service import TableService
 
-    codes = set(re.findall(r'ServiceError\(\s*"(\w+)"', inspect.getsource(TableService.takeover)))
+    codes = set(re.findall(r'ServiceError\(\s*"(\w+)"', inspect.getsource(TableService._takeover)))
     assert {"takeover_self", "not_a_player", "no_such_player", "time_left"} <= codes
     for lang, table in tables.items():
         missing = sorted(code for code in codes if f"error.{code}" not in table)

@@ -90,12 +90,13 @@ def test_an_unknown_sqlite_durability_mode_is_refused():
         store.make_engine("sqlite://", "SOMETIMES")
 
 
-def test_a_failed_commit_is_not_acknowledged_and_the_cache_is_rebuilt(
+def test_a_seq_taken_by_another_writer_is_stale_and_the_cache_is_rebuilt(
     server: ThreadServer, db_url: str
 ):
     """Another writer takes the next seq first (as a second server process could): the
-    unique (table, seq) refuses our write, the mover gets an error, and every socket
-    gets the state rebuilt from the stored log, which holds the other writer's move."""
+    unique (table, seq) refuses our write, the mover is answered `stale`, and every
+    socket gets the state rebuilt from the stored log, which holds the other writer's
+    move (the move is not tried again: its view is out of date)."""
     table = create_table(server.base, [{"type": "human"}, {"type": "human"}])
     table_id = table["table"]["id"]
     clients = [Client(server.base, table_id, table["token_of"][p]) for p in (0, 1)]
@@ -117,7 +118,7 @@ def test_a_failed_commit_is_not_acknowledged_and_the_cache_is_rebuilt(
     other_writer.dispose()
     seq = mover.seq
     reply = mover.act(ours)
-    assert reply["type"] == "error" and reply["code"] == "storage"
+    assert reply["type"] == "error" and reply["code"] == "stale"
     state = mover.state  # sent before the error: the store's state, from its log
     assert state is not None and state["reset"] and state["seq"] == seq + 1
     stored = db_rows(

@@ -35,6 +35,7 @@ from .errors import ServiceError, storage_unreachable
 from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
+from .leases import AdvisoryLeases, LeaseKeeper, Leases, LocalLeases
 from .metrics import Metrics
 from .readiness import Readiness
 from .schemas import (
@@ -135,14 +136,21 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     writer.start(asyncio.get_running_loop())
     hub = Hub(settings.send_queue_limit)
     bots = BotPool(settings.bot_workers)
-    service = TableService(settings, engine, writer, hub)
+    # one process alone on SQLite drives every table; on PostgreSQL, leases say which
+    leases: Leases = (
+        AdvisoryLeases(engine) if engine.dialect.name == "postgresql" else LocalLeases()
+    )
+    service = TableService(settings, engine, writer, hub, leases)
     metrics = service.metrics = serve_metrics(service, hub, writer)
     # the database is always checked; a Redis client, when there is one, joins it through
     # readiness.watch("redis", client)
     readiness = Readiness(engine)
     autoplay = Autoplay(service, bots)
+    keeper = LeaseKeeper(leases, service, settings.lease_poll_s)
     try:
+        await keeper.tick()  # the tables nobody drives are adopted before the sweeps
         await service.start()
+        keeper.start()
         yield Runtime(
             settings,
             service,
@@ -153,6 +161,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
             metrics,
         )
     finally:
+        await keeper.close()
         await autoplay.close()
         await service.close()
         await asyncio.to_thread(writer.stop)

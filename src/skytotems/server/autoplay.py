@@ -7,7 +7,9 @@ marked out of time (stored, the table is told) and, if no other human has time l
 bot takes over. A heartbeat stores every few seconds that the clocks still run, so a
 restart charges nobody for the server's downtime (clocks.Clocks.resume). Moves and
 take-overs go through the service like any player's. With several server processes
-this is the work one process at a time holds for a table (DESIGN.md §4).
+this is the work one process at a time holds for a table (DESIGN.md §4): only the
+tables whose lease this process holds are driven (`leases`); the others are left
+alone, and their bot moves and timers here are cancelled when a lease is lost.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from skytotems import view
 from . import store
 from .bots import BotPool, bot_seed
 from .errors import ServiceError
+from .leases import LocalLeases
 from .service import TableService
 from .settings import Settings
 from .table import Table
@@ -38,6 +41,8 @@ class Autoplay:
         self._closing = False
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
         service.listeners.append(self.table_changed)
+        if not isinstance(service.leases, LocalLeases):
+            bots.warm()  # any table may come to this process when another one dies
 
     async def close(self) -> None:
         """Cancel every pending bot move and clock timer (at shutdown)."""
@@ -54,11 +59,23 @@ class Autoplay:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     def table_changed(self, table: Table) -> None:
-        """Start what the new state calls for: bot moves and the clock timer."""
+        """Start what the new state calls for: bot moves and the clock timer (on a table
+        this process drives; on another, stop whatever ran here)."""
         if self._closing:
+            return
+        if not self.service.leases.holds(table.id):
+            self._stop(table)
             return
         self._schedule_bots(table)
         self._arm_timer(table)
+
+    @staticmethod
+    def _stop(table: Table) -> None:
+        if table.timer is not None:
+            table.timer.cancel()
+            table.timer = None
+        for task in table.bot_tasks.values():
+            task.cancel()
 
     def _schedule_bots(self, table: Table) -> None:
         if table.status != "playing":
@@ -82,6 +99,8 @@ class Autoplay:
                 view(game, seat),
                 game.legal_actions(seat),
             )
+            if not self.service.leases.holds(table.id):
+                return  # the lease was lost meanwhile: the new holder moves
             await self.service.play(table, player, seq, action, by_bot=True)
         except ServiceError as exc:
             log.debug("skytotems: bot move on %s dropped: %s", table.id, exc.message)
@@ -142,6 +161,8 @@ class Autoplay:
         a pending player out of time is handed to a bot if no other human has time."""
         table.timer = None
         if table.clocks is None or table.status != "playing" or self._closing:
+            return
+        if not self.service.leases.holds(table.id):
             return
         try:
             await self.service.time_out(table)

@@ -66,6 +66,12 @@ class BotPool:
             )
         return self._pool
 
+    def warm(self) -> None:
+        """Start the workers now (a process spawning takes a second): a process that takes
+        over the tables of one that died moves their bots at once."""
+        for _ in range(self.workers):
+            self._executor().submit(os.getpid)
+
     async def choose(
         self, level: str, seed: int, view: dict[str, Any], legal: list[Action]
     ) -> Action:

@@ -49,6 +49,16 @@ class TableCache:
             self.active[table.id] = table
         return tables
 
+    def held(self, table_id: str) -> Table | None:
+        """The table if it is in memory (never loaded for the asking); a copy replaced by
+        a read-back is outdated."""
+        return self.active.get(table_id) or self.finished.get(table_id)
+
+    def stored_version(self, table_id: str) -> int | None:
+        """The stored table's version (a blocking read: call it in a thread)."""
+        version: int | None = self._read(lambda c: store.table_version(c, table_id))
+        return version
+
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (its next `get` reads it back from the database)."""
         self.active.pop(table_id, None)

@@ -10,7 +10,8 @@ Running out is a state, not a moment: a player out of time may still move, but s
 out (shows 0:00, gains no increment, no fresh turn limit) and may be handed to a bot
 until the game ends. The server's downtime is not charged: the state records `alive`,
 the last moment the server was known to run the clock (a heartbeat stores it every few
-seconds), and a reloaded table's running clocks stop there and start again on reload.
+seconds), and the process that takes the table over (at its start, or from a process
+that died: server/leases.py) stops its running clocks there and starts them again.
 The state is a small JSON object stored with the table.
 """
 
@@ -120,8 +121,9 @@ class Clocks:
         return fresh
 
     def resume(self, now: int) -> None:
-        """After a reload: running clocks stop where the server was last known alive and
-        run again from `now`, so the time the server was down is charged to nobody."""
+        """When a process takes the table over: running clocks stop where the server was
+        last known alive and run again from `now`, so the time the server was down is
+        charged to nobody."""
         if self.alive is not None:
             for p, since in enumerate(self.running):
                 if since is not None:

@@ -3,20 +3,26 @@ play, undo, take-over).
 
 Every change follows the same path under the table's lock: check it, apply it to the
 cached game, commit it through the writer, and only then publish it through the
-`Publisher` (an action is acknowledged only after its commit). If the commit fails,
-the cache is rebuilt from the database and the sender gets an error. The work no
-player's message drives (bot moves, clocks) listens to changes (`autoplay.Autoplay`);
-the tables in memory are kept by `cache.TableCache`.
+`Publisher` (an action is acknowledged only after its commit). Every commit is guarded
+by the table's version (`store.Guard`; a log entry also by the unique `(table, seq)`),
+so with several processes on one database, a change made on a copy older than the
+stored table is refused: the copy is read back, everyone here is sent the fresh state,
+and the change is tried once more on it (a move made on a view that is now out of date
+is answered `stale`). If the commit fails otherwise, the cache is rebuilt from the
+database and the sender gets an error. The work no player's message drives (bot
+moves, clocks) listens to changes (`autoplay.Autoplay`) on the tables whose lease this
+process holds (`leases`); the tables in memory are kept by `cache.TableCache`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine
 
@@ -43,6 +49,7 @@ from .bus import Publisher
 from .cache import TableCache
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
+from .leases import Leases, LocalLeases
 from .metrics import NO_METRICS, ServiceMetrics
 from .settings import Settings
 from .table import Player, Step, Table, hash_token
@@ -54,17 +61,37 @@ FASTEST_CLOCK_MS = min(m.bank for m in CLOCK_MODES.values() if m is not None)
 
 # Called after every change of a table, once it is committed and published.
 ChangeListener = Callable[[Table], None]
+T = TypeVar("T")
+
+# How many times a change refused for an outdated copy is tried again on a fresh one.
+CONFLICT_RETRIES = 3
+
+
+class Outdated(ServiceError):
+    """The table in memory is older than the stored one (another process changed it):
+    it was read back; the change is tried again on the fresh copy."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "stale", "the table changed meanwhile (another server stored a change first)", 409
+        )
 
 
 class TableService:
     """Every table of this server process; the only code that changes a table."""
 
     def __init__(
-        self, settings: Settings, engine: Engine, writer: store.Writer, publisher: Publisher
+        self,
+        settings: Settings,
+        engine: Engine,
+        writer: store.Writer,
+        publisher: Publisher,
+        leases: Leases | None = None,
     ) -> None:
         self.settings = settings
         self.writer = writer
         self.publisher = publisher
+        self.leases: Leases = leases or LocalLeases()
         self.listeners: list[ChangeListener] = []
         self.metrics: ServiceMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
@@ -76,11 +103,14 @@ class TableService:
     # ---------------------------------------------------------------- loading
 
     async def start(self) -> None:
-        """Reload every unfinished table; bots and clocks pick up where they were."""
-        resumed = await self.tables.load_unfinished()
-        for table in resumed:
-            self._after_change(table)
-        log.info("skytotems: %d unfinished table(s) resumed", len(resumed))
+        """Alone on the database (local leases): reload every unfinished table, whose
+        bots and clocks pick up where they were. With shared leases, the lease keeper
+        adopts the tables nobody drives instead."""
+        if isinstance(self.leases, LocalLeases):
+            resumed = await self.tables.load_unfinished()
+            for table in resumed:
+                await self._adopted(table)
+            log.info("skytotems: %d unfinished table(s) resumed", len(resumed))
         await self.expire_waiting()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_waiting())
 
@@ -107,15 +137,20 @@ class TableService:
             table = await self.get(table_id)
             async with table.lock:
                 pass
-            if self.tables.active.get(table_id, self.tables.finished.get(table_id)) is table:
+            if self.tables.held(table_id) is table:
                 return table
             # the commit failed and the table was read back from the store: use that one
 
-    async def _reload(self, table: Table) -> None:
-        """After a failed commit: forget the cache and read the table back, now or (the
-        database unreachable) as soon as it answers again, so that its bots and clocks
-        resume by themselves once it is back."""
-        self.tables.forget(table.id)
+    async def _reload(self, table: Table) -> Table | None:
+        """After a failed commit, or a change stored by another process: forget the cache
+        and read the table back, now or (the database unreachable) as soon as it answers
+        again, so that its bots and clocks resume by themselves once it is back; everyone
+        here starts again from the stored state. Returns the fresh copy (None: left to
+        the recovery)."""
+        if self.tables.held(table.id) is table:
+            self.tables.forget(table.id)
+        if table.timer is not None:  # the fresh copy's clocks arm their own
+            table.timer.cancel()
         try:
             fresh = await self.get(table.id)
         except ServiceError as exc:
@@ -124,8 +159,9 @@ class TableService:
             self._unloaded.add(table.id)
             if self._recoverer is None or self._recoverer.done():
                 self._recoverer = asyncio.get_running_loop().create_task(self._recover())
-            return
+            return None
         self._reloaded(fresh)
+        return fresh
 
     def _reloaded(self, fresh: Table) -> None:
         self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
@@ -147,6 +183,79 @@ class TableService:
                 self._unloaded.discard(table_id)
                 self._reloaded(fresh)
 
+    async def _retrying(self, table: Table, change: Callable[[Table], Awaitable[T]]) -> T:
+        """`change(table)`, tried again on the fresh copy while it finds `table` outdated."""
+        for _ in range(CONFLICT_RETRIES):
+            try:
+                return await change(table)
+            except Outdated:
+                table = await self.get(table.id)
+        return await change(table)
+
+    def _check_current(self, table: Table) -> None:
+        """Under the table's lock: refuse a copy that was replaced (read back) meanwhile."""
+        if self.tables.held(table.id) is not table:
+            raise Outdated()
+
+    # ---------------------------------------------------------------- leases
+
+    async def adopt(self, table_id: str) -> None:
+        """This process just took the lease of `table_id`: bring it up to date, resume its
+        clocks and drive its bots and clocks."""
+        table = await self.get(table_id)
+        fresh = await asyncio.to_thread(self.tables.stored_version, table_id)
+        if fresh is not None and fresh > table.version:
+            async with table.lock:
+                if self.tables.held(table_id) is table and fresh > table.version:
+                    table = await self._reload(table) or table
+        await self._adopted(self.tables.held(table_id) or table)
+
+    async def _adopted(self, table: Table) -> None:
+        """Resume the clocks of a table this process now drives (the time since they were
+        last known to run, its previous holder's downtime, is charged to nobody); stored
+        so that every process counts from the same state."""
+
+        async def resume(table: Table) -> None:
+            async with table.lock:
+                self._check_current(table)
+                if table.clocks is None or table.status != "playing":
+                    return
+                table.clocks.resume(store.now_ms())
+                guard = store.Guard(table.id, table.version, {"clocks": table.clocks.to_json()})
+                await self._commit(table, store.Write(guard=guard))
+                self.publisher.publish(table, [], [])  # the clocks as they run again
+
+        try:
+            await self._retrying(table, resume)
+        except ServiceError as exc:
+            log.warning("skytotems: resuming the clocks of %s failed: %s", table.id, exc.message)
+        self._after_change(self.tables.held(table.id) or table)
+
+    async def refresh(self, open_versions: dict[str, int]) -> None:
+        """Catch the tables in memory up with the stored ones (`open_versions`: each open
+        table's stored version, as the lease keeper read them)."""
+        for table in list(self.tables.active.values()):
+            stored = open_versions.get(table.id)
+            if stored is None:  # closed since, or created after that read: ask again
+                stored = await asyncio.to_thread(self.tables.stored_version, table.id)
+            if stored is None or stored <= table.version:
+                continue
+            async with table.lock:
+                if self.tables.held(table.id) is table and stored > table.version:
+                    with contextlib.suppress(ServiceError):
+                        await self._reload(table)
+        for table_id in open_versions:
+            if self.leases.holds(table_id) and self.tables.held(table_id) is None:
+                await self.adopt(table_id)  # a key shared with a table held already
+        self.metrics.leases(self.leases.count)
+
+    def leases_lost(self) -> None:
+        """The leases are gone (their connection broke): stop driving every table."""
+        self.metrics.leases(0)
+        for table in list(self.tables.active.values()):
+            self._after_change(table)
+
+
     # --------------------------------------------------------------- expiring
 
     async def expire_waiting(self) -> int:
@@ -157,12 +266,12 @@ class TableService:
         stale = [
             t
             for t in self.tables.active.values()
-            if t.status == "waiting" and now - t.created_ms >= limit_ms
+            if t.status == "waiting" and now - t.created_ms >= limit_ms and self.leases.holds(t.id)
         ]
         closed = 0
         for table in stale:
             async with table.lock:
-                if table.status != "waiting":
+                if table.status != "waiting" or self.tables.held(table.id) is not table:
                     continue
                 try:
                     await self._close_waiting(table, now, {"type": "table_expired"})
@@ -176,7 +285,11 @@ class TableService:
     async def cancel(self, table: Table, player: int) -> None:
         """`player` (seated, checked by the caller) closes their table before its game
         starts, as an expiry would: it leaves the lobby and refuses joins and moves."""
+        await self._retrying(table, lambda t: self._cancel(t, player))
+
+    async def _cancel(self, table: Table, player: int) -> None:
         async with table.lock:
+            self._check_current(table)
             if table.status == "expired":
                 raise expired_error(410)
             if table.status != "waiting":
@@ -191,11 +304,8 @@ class TableService:
         """Waiting → expired, stored, then told to everyone watching (`notice`) and moved
         out of the open tables. The caller holds the table's lock."""
         table.status = "expired"
-
-        def write(conn: Connection, table_id: str = table.id) -> None:
-            store.update_table(conn, table_id, status="expired", updated_ms=now)
-
-        await self._commit(table, store.Write(fn=write))
+        values = {"status": "expired", "updated_ms": now}
+        await self._commit(table, store.Write(guard=store.Guard(table.id, table.version, values)))
         self.publisher.publish(table, [], [notice])
         self.tables.remember(table)
 
@@ -239,7 +349,11 @@ class TableService:
         game is played out, its result marked abandoned, and its players are told
         (`taken_over` for each seat, then `table_abandoned`). The clocks' time-out
         handling calls this too."""
+        return await self._retrying(table, self._abandon_if_idle)
+
+    async def _abandon_if_idle(self, table: Table) -> bool:
         async with table.lock:
+            self._check_current(table)
             now = store.now_ms()
             if not self.is_idle(table, now):
                 return False
@@ -256,9 +370,10 @@ class TableService:
             def write(c: Connection) -> None:
                 for index in indexes:
                     store.update_seat(c, table.id, index, kind="bot", level=level)
-                store.update_table(c, table.id, clocks=clocks, abandoned=True, updated_ms=now)
 
-            await self._commit(table, store.Write(fn=write))
+            values = {"clocks": clocks, "abandoned": True, "updated_ms": now}
+            guard = store.Guard(table.id, table.version, values)
+            await self._commit(table, store.Write(fn=write, guard=guard))
             taken = [
                 {"type": "taken_over", "player": i, "level": level, "automatic": True}
                 for i in indexes
@@ -272,7 +387,11 @@ class TableService:
     async def abandon_idle(self) -> int:
         """`abandon_if_idle` for every playing table; how many were abandoned."""
         now = store.now_ms()
-        idle = [t for t in self.tables.active.values() if self.is_idle(t, now)]
+        idle = [
+            t
+            for t in self.tables.active.values()
+            if self.is_idle(t, now) and self.leases.holds(t.id)
+        ]
         abandoned = 0
         for table in idle:
             try:
@@ -369,6 +488,10 @@ class TableService:
 
         await self.writer.submit(store.Write(fn=write))
         self.tables.remember(table)
+        try:
+            await self.leases.acquire([table.id])  # its creator drives it, if it can
+        except Exception as exc:  # another process adopts it at its next survey
+            log.warning("skytotems: no lease for the new table %s: %s", table.id, exc)
         self._after_change(table)
         return table, tokens
 
@@ -382,9 +505,14 @@ class TableService:
         return True
 
     async def join(self, table_id: str, name: str) -> tuple[Table, int, str]:
-        """Take the first open seat; the game starts when none is left."""
-        table = await self.get(table_id)
+        """Take the first open seat; the game starts when none is left. Of two joiners of
+        one seat on two processes, the one stored first gets it; the other is given the
+        next open seat of the fresh table, if any."""
+        return await self._retrying(await self.get(table_id), lambda t: self._join(t, name))
+
+    async def _join(self, table: Table, name: str) -> tuple[Table, int, str]:
         async with table.lock:
+            self._check_current(table)
             if table.status == "expired":
                 raise expired_error(410)
             player = next((p for p in table.players if p.kind == "open"), None)
@@ -403,10 +531,12 @@ class TableService:
                 store.update_seat(
                     conn, table.id, index, kind="human", name=name, token_hash=token_hash
                 )
-                if started:
-                    store.update_table(conn, table.id, status=status, clocks=clocks, updated_ms=now)
 
-            await self._commit(table, store.Write(fn=write))
+            values: dict[str, Any] = {"updated_ms": now}
+            if started:
+                values.update(status=status, clocks=clocks)
+            guard = store.Guard(table.id, table.version, values)
+            await self._commit(table, store.Write(fn=write, guard=guard))
             self.publisher.publish(
                 table, [], [{"type": "player_joined", "player": index, "name": name}]
             )
@@ -446,8 +576,23 @@ class TableService:
         by_bot: bool = False,
     ) -> None:
         """Apply `action` of `player` (a bot's when `by_bot`) made on the view at `seq`."""
+        await self._retrying(
+            table, lambda t: self._play(t, player, seq, action, reply_to, msg_id, by_bot)
+        )
+
+    async def _play(
+        self,
+        table: Table,
+        player: int,
+        seq: int,
+        action: Action,
+        reply_to: object,
+        msg_id: Any,
+        by_bot: bool,
+    ) -> None:
         arrived = time.perf_counter()
         async with table.lock:
+            self._check_current(table)
             self._check_can_act(table, player, by_bot)
             game = table.game
             if game.is_over:
@@ -500,9 +645,7 @@ class TableService:
         and the notices they call for (a `time_out` of a player whose time ran out)."""
         values, timed_out = self._state_change(table, events, now)
         notices = [time_out_notice(p) for p in timed_out]
-        if not values:
-            return store.Write((entry,)), notices
-        return store.Write((entry,), lambda c: store.update_table(c, table.id, **values)), notices
+        return store.Write((entry,), guard=store.Guard(table.id, table.version, values)), notices
 
     def _state_change(
         self, table: Table, events: list[Event], now: int
@@ -541,14 +684,24 @@ class TableService:
         return values, timed_out
 
     async def _commit(self, table: Table, write: store.Write) -> Any:
+        """Store `write` (made on `table`, whose lock the caller holds); the table's
+        version counts it. Refused as made on an outdated copy: `Outdated`, the table
+        read back."""
         try:
-            return await self.writer.submit(write)
+            result = await self.writer.submit(write)
+        except store.Conflict:
+            log.info("skytotems: table %s was changed elsewhere; reading it back", table.id)
+            await self._reload(table)
+            raise Outdated() from None
         except Exception:
             log.exception("skytotems: commit failed on table %s; reloading it", table.id)
             await self._reload(table)
             raise ServiceError(
                 "storage", "the server could not store that; try again", 503
             ) from None
+        if write.guard is not None:
+            table.version += 1
+        return result
 
     async def undo(
         self,
@@ -560,7 +713,13 @@ class TableService:
         msg_id: Any = None,
     ) -> None:
         """Undo the last action or back to the start of the turn (an appended log entry)."""
+        await self._retrying(table, lambda t: self._undo(t, player, seq, to, reply_to, msg_id))
+
+    async def _undo(
+        self, table: Table, player: int, seq: int, to: str, reply_to: object, msg_id: Any
+    ) -> None:
         async with table.lock:
+            self._check_current(table)
             self._check_can_act(table, player, by_bot=False)
             if seq != table.seq:
                 raise ServiceError(
@@ -605,7 +764,13 @@ class TableService:
         self, table: Table, requester: int | None, target: int, automatic: bool = False
     ) -> None:
         """A bot (settings.takeover_level) plays `target` from now on: its time ran out."""
+        await self._retrying(table, lambda t: self._takeover(t, requester, target, automatic))
+
+    async def _takeover(
+        self, table: Table, requester: int | None, target: int, automatic: bool
+    ) -> None:
         async with table.lock:
+            self._check_current(table)
             if not 0 <= target < len(table.players):
                 raise ServiceError("no_such_player", f"there is no player {target}")
             victim = table.players[target]
@@ -627,9 +792,9 @@ class TableService:
 
             def write(c: Connection) -> None:
                 store.update_seat(c, table.id, target, kind="bot", level=level)
-                store.update_table(c, table.id, clocks=clocks, updated_ms=now)
 
-            await self._commit(table, store.Write(fn=write))
+            guard = store.Guard(table.id, table.version, {"clocks": clocks, "updated_ms": now})
+            await self._commit(table, store.Write(fn=write, guard=guard))
             taken = {"type": "taken_over", "player": target, "level": level, "automatic": automatic}
             notices = [*(time_out_notice(p) for p in timed_out), taken]
             self.publisher.publish(table, [], notices)
@@ -692,7 +857,11 @@ class TableService:
     async def time_out(self, table: Table) -> list[int]:
         """Mark (and store) every player of `table` whose time is up as out of time, and
         tell the table; returns them. The clocks' timer calls this."""
+        return await self._retrying(table, self._time_out)
+
+    async def _time_out(self, table: Table) -> list[int]:
         async with table.lock:
+            self._check_current(table)
             if table.clocks is None or table.status != "playing":
                 return []
             now = store.now_ms()
@@ -703,31 +872,38 @@ class TableService:
             table.clocks.alive = now
             clocks = table.clocks.to_json()
 
-            def write(c: Connection) -> None:
-                store.update_table(c, table.id, clocks=clocks, updated_ms=now)
-
-            await self._commit(table, store.Write(fn=write))
+            guard = store.Guard(table.id, table.version, {"clocks": clocks, "updated_ms": now})
+            await self._commit(table, store.Write(guard=guard))
             self.publisher.publish(table, [], [time_out_notice(p) for p in fresh])
         return fresh
 
     async def store_heartbeat(self) -> int:
-        """Store now as the moment every running clock of this process is known to run
-        (so a crash or restart charges at most the time since); returns how many."""
+        """Store now as the moment every running clock this process drives is known to run
+        (so a crash or restart charges at most the time since); returns how many. Not a
+        change of the table (its version stays): a copy that is out of date stores
+        nothing, and is caught up by the lease keeper."""
         now = store.now_ms()
         stored = []
         for table in self.tables.active.values():
-            if table.clocks is not None and table.status == "playing":
+            if (
+                table.clocks is not None
+                and table.status == "playing"
+                and self.leases.holds(table.id)
+                and not table.lock.locked()  # a change in flight stores the clocks itself
+            ):
                 table.clocks.alive = now
-                stored.append((table.id, table.clocks.to_json()))
+                stored.append((table.id, table.version, table.clocks.to_json()))
         if not stored:
             return 0
 
-        def write(c: Connection) -> None:
-            for table_id, clocks in stored:
-                store.update_table(c, table_id, clocks=clocks)
+        def write(c: Connection) -> int:
+            return sum(
+                store.store_if_current(c, table_id, version, clocks=clocks)
+                for table_id, version, clocks in stored
+            )
 
-        await self.writer.submit(store.Write(fn=write))
-        return len(stored)
+        count: int = await self.writer.submit(store.Write(fn=write))
+        return count
 
     # ------------------------------------------------------------- listening
 

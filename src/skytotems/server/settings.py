@@ -39,6 +39,10 @@ class Settings:
     `idle_without_clock_s` and `idle_clock_limits` say when a playing table whose
     humans stopped acting is abandoned (its humans' seats taken over by bots and the
     game played out); a real-time table is abandoned once every human is out of time.
+
+    `lease_poll_s` (several processes on PostgreSQL, docs/scale-out.md): how often a
+    process looks for tables whose driving process died (it takes their leases over)
+    and catches its tables in memory up with the database.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -64,6 +68,7 @@ class Settings:
     replay_cache_size: int = 16
     idle_without_clock_s: float = 7 * 24 * 3600.0
     idle_clock_limits: float = 3.0
+    lease_poll_s: float = 1.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -161,4 +166,6 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_TRUSTED_PROXIES": ("trusted_proxies", _proxies),
     "SKYTOTEMS_IDLE_DAYS": ("idle_without_clock_s", _positive(24 * HOUR)),
     "SKYTOTEMS_IDLE_CLOCK_LIMITS": ("idle_clock_limits", _positive()),
+    "SKYTOTEMS_LEASE_POLL_S": ("lease_poll_s", _positive()),
+    "SKYTOTEMS_CLOCK_HEARTBEAT_S": ("clock_heartbeat_s", _positive()),
 }

@@ -38,6 +38,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     false,
@@ -48,6 +49,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 # BigInteger ids autoincrement on every database; SQLite only does so for INTEGER.
@@ -85,6 +87,9 @@ class TableRow(Base):
     listed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # its idle humans' seats were handed to bots: its result will say "abandoned"
     abandoned: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # counts every committed change of the table (log entries and the rest): a change is
+    # stored only if the version is still the one its process read (see `Guard`)
+    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -260,6 +265,12 @@ def load_table(conn: Connection, table_id: str) -> StoredTable | None:
     return _complete(conn, dict(row))
 
 
+def table_version(conn: Connection, table_id: str) -> int | None:
+    """The stored version of a table (None: no such table)."""
+    version = conn.execute(select(TABLES.c.version).where(TABLES.c.id == table_id)).scalar()
+    return None if version is None else int(version)
+
+
 def load_tables(conn: Connection, statuses: Iterable[str]) -> list[StoredTable]:
     """Every table in one of `statuses` (the server reloads the unfinished ones at start)."""
     rows = conn.execute(
@@ -354,21 +365,49 @@ _STOP = object()
 INSERT_ENTRY = insert(ACTIONS)
 
 
+class Conflict(Exception):
+    """The table changed in the database since this process read it (another process
+    stored a change first): nothing of the write was stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """The condition and the table columns of a change: stored only if the table's
+    `version` is still `version` (then it counts one more); else `Conflict`.
+
+    Every change of a table carries one, so of two processes changing one table from the
+    same version exactly one succeeds (PostgreSQL re-checks the condition once the other
+    transaction holding the row ends)."""
+
+    table_id: str
+    version: int
+    values: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class Write:
-    """One unit of work: log entries to append, then an optional function of the connection."""
+    """One unit of work: log entries to append, the table's guarded change, then an
+    optional function of the connection."""
 
     entries: tuple[dict[str, Any], ...] = ()
     fn: Callable[[Connection], Any] | None = None
+    guard: Guard | None = None
+
+
+def store_if_current(conn: Connection, table_id: str, version: int, **values: Any) -> bool:
+    """Update a table's columns without counting a change, if it is still at `version`
+    (the clocks' heartbeat: a process whose copy is out of date stores nothing)."""
+    statement = update(TABLES).where(TABLES.c.id == table_id, TABLES.c.version == version)
+    return conn.execute(statement.values(**values)).rowcount == 1
 
 
 class Writer:
     """One thread that commits queued writes in groups and resolves futures after commit.
 
     Every write queued while a commit runs joins the next transaction; log entries of
-    consecutive writes go in one multi-row insert (the lean path of a busy server). If a
-    group fails, each write is retried in its own transaction so one bad write cannot
-    sink the others.
+    the group go in one multi-row insert and guards of the same shape in one batch (the
+    lean path of a busy server). If a group fails (a `Conflict`, a broken connection),
+    each write is retried in its own transaction so one bad write cannot sink the others.
     """
 
     def __init__(self, engine: Engine, max_group: int = 512) -> None:
@@ -403,7 +442,8 @@ class Writer:
             self._thread.join()
 
     def _run(self) -> None:
-        with self.engine.connect() as conn:  # one connection, kept: no pool round trip
+        conn: Connection | None = None
+        try:
             while True:
                 item = self._queue.get()
                 if item is _STOP:
@@ -419,47 +459,85 @@ class Writer:
                         stop = True
                         break
                     group.append(more)
-                self._commit(conn, group)
+                conn = self._commit(conn, group)
                 if stop:
                     return
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
 
-    def _commit(self, conn: Connection, group: list[tuple[Write, asyncio.Future[Any]]]) -> None:
+    def _commit(
+        self, conn: Connection | None, group: list[tuple[Write, asyncio.Future[Any]]]
+    ) -> Connection | None:
+        """Commit `group`; returns the connection to keep (None after it broke: one
+        connection is kept between groups, with no pool round trip, until it fails)."""
         outcomes: list[tuple[asyncio.Future[Any], bool, Any]] = []
         try:
+            conn = conn or self.engine.connect()
             with conn.begin():
                 results = _execute(conn, [w for w, _ in group])
             outcomes = [(fut, True, r) for (_, fut), r in zip(group, results, strict=True)]
             self.commits += 1
         except Exception:
+            conn = _healthy(conn)
             for write, fut in group:
                 try:
+                    conn = conn or self.engine.connect()
                     with conn.begin():
                         outcomes.append((fut, True, _execute(conn, [write])[0]))
                     self.commits += 1
                 except Exception as exc:
-                    outcomes.append((fut, False, exc))
+                    conn = _healthy(conn)
+                    outcomes.append((fut, False, _conflict_or(exc)))
         self.writes += len(group)
         assert self._loop is not None
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             self._loop.call_soon_threadsafe(_resolve, outcomes)
+        return conn
+
+
+def _healthy(conn: Connection | None) -> Connection | None:
+    """`conn` if it still works after a failed transaction, else None (closed)."""
+    if conn is not None and conn.invalidated:
+        with contextlib.suppress(Exception):
+            conn.close()
+        return None
+    return conn
+
+
+def _conflict_or(exc: Exception) -> Exception:
+    """A duplicate `(table, seq)` is a `Conflict`: another process appended that entry."""
+    if isinstance(exc, IntegrityError) and "uq_actions_table_seq" in str(exc.orig):
+        return Conflict(str(exc.orig))
+    if isinstance(exc, IntegrityError) and "actions.table_id, actions.seq" in str(exc.orig):
+        return Conflict(str(exc.orig))  # SQLite names the columns, not the constraint
+    return exc
 
 
 def _execute(conn: Connection, writes: list[Write]) -> list[Any]:
-    """Run writes in order, inserting runs of log entries with one statement."""
-    results = []
-    batch: list[dict[str, Any]] = []
+    """Run a group of writes: every log entry in one insert, the guards batched by the
+    columns they set (a short count is a `Conflict`), then each write's function."""
+    entries = [e for w in writes for e in w.entries]
+    if entries:
+        entries.sort(key=lambda e: (e["table_id"], e["seq"]))  # one lock order everywhere
+        conn.execute(INSERT_ENTRY, entries)
+    by_shape: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for write in writes:
-        batch.extend(write.entries)
-        if write.fn is not None:
-            if batch:
-                conn.execute(INSERT_ENTRY, batch)
-                batch = []
-            results.append(write.fn(conn))
-        else:
-            results.append(None)
-    if batch:
-        conn.execute(INSERT_ENTRY, batch)
-    return results
+        if write.guard is not None:
+            guard = write.guard
+            params = {"_id": guard.table_id, "_version": guard.version, **guard.values}
+            by_shape.setdefault(tuple(sorted(guard.values)), []).append(params)
+    for shape, rows in sorted(by_shape.items()):
+        statement = (
+            update(TABLES)
+            .where(TABLES.c.id == bindparam("_id"), TABLES.c.version == bindparam("_version"))
+            .values(version=TABLES.c.version + 1, **{c: bindparam(c) for c in shape})
+        )
+        rows.sort(key=lambda r: str(r["_id"]))
+        if conn.execute(statement, rows).rowcount != len(rows):
+            raise Conflict("a table changed since it was read")
+    return [write.fn(conn) if write.fn is not None else None for write in writes]
 
 
 def _resolve(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:

@@ -120,6 +120,9 @@ class Table:
     human_active_ms: int = 0
     # its idle humans' seats were handed to bots (the result says so once it is over)
     abandoned: bool = False
+    # the stored table's version this copy is at (store.Guard: a change made on an
+    # older copy is refused by the database)
+    version: int = 0
 
     # ---------------------------------------------------------------- players
 
@@ -255,9 +258,7 @@ class Table:
                 Clocks.from_json(mode, row["clocks"], clock_scale)
                 if row["clocks"]
                 else Clocks(mode, len(players), clock_scale)
-            )
-            if row["status"] == "playing":
-                clocks.resume(store.now_ms())  # the time the server was down is not charged
+            )  # still running: only the process that takes the table's lease resumes them
         return cls(
             id=row["id"],
             options=options,
@@ -280,4 +281,5 @@ class Table:
             abandoned=bool(row.get("abandoned", False)),
             chat=list(stored.chat),
             human_active_ms=max([row["created_ms"], *(e["at_ms"] for e in stored.entries)]),
+            version=int(row.get("version") or 0),
         )
