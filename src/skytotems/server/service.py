@@ -362,8 +362,10 @@ class TableService:
             for player in seats:
                 player.kind, player.level = "bot", level
             table.abandoned = True
+            # a player whose time ran out just now (before the timer said so) is told too
+            timed_out = []
             if table.clocks is not None:
-                table.clocks.update(table.clocked_players(), set(), now)
+                timed_out = table.clocks.update(table.clocked_players(), set(), now)
             clocks = table.clocks.to_json() if table.clocks else None
             indexes = [p.index for p in seats]
 
@@ -379,7 +381,8 @@ class TableService:
                 for i in indexes
             ]
             abandoned = {"type": "table_abandoned", "players": indexes, "level": level}
-            self.publisher.publish(table, [], [*taken, abandoned])
+            notices = [*(time_out_notice(p) for p in timed_out), *taken, abandoned]
+            self.publisher.publish(table, [], notices)
         log.info("skytotems: table %s abandoned by its humans; bots play it out", table.id)
         self._after_change(table)
         return True
