@@ -62,6 +62,20 @@ def test_bad_environment_values_are_usage_errors(variable: str, value: str, tmp_
     assert not (tmp_path / "skytotems.db").exists()
 
 
+def test_the_database_comes_from_skytotems_db_when_no_option_names_it(tmp_path: Path):
+    """SKYTOTEMS_DB is read by `serve` (the --db default used to hide it): a bad URL there
+    is refused as --db's value, before anything starts."""
+    command = [sys.executable, "-c", "from skytotems.cli import main; main()", "serve"]
+    env = {**os.environ, "SKYTOTEMS_DB": "sqlite:////no/such/dir/x.db"}
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env
+    )
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "--db" in errors[0] and "/no/such/dir" in errors[0], done.stderr
+    assert not (tmp_path / "skytotems.db").exists()
+
+
 def test_good_environment_values_are_read() -> None:
     """The variables' values reach the settings (so the refusals above are not of all)."""
     from skytotems.server.settings import Settings

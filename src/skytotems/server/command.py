@@ -51,6 +51,8 @@ def _check_db_url(ctx: click.Context, param: click.Parameter, value: str) -> str
     "db_url",
     default=DEFAULT_DB_URL,
     show_default=True,
+    envvar="SKYTOTEMS_DB",
+    show_envvar=True,
     callback=_check_db_url,
     help="SQLAlchemy database URL (default: the SQLite file skytotems.db here).",
 )
