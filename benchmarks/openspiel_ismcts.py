@@ -1,15 +1,16 @@
-"""OpenSpiel's information-set MCTS against our mcts-hard, at equal time per decision.
+"""OpenSpiel's information-set MCTS against one of our bots, at equal time per decision.
 
 Two-player games of ``python_sky_totems`` (``skytotems.openspiel``): game i seats
 OpenSpiel's Python ``ISMCTSBot`` (random-rollout evaluator, UCT c = 2, a fresh world
-sampled from its seat's information state for each simulation) as seat i % 2 and
-``mcts-hard`` in the other seat. Chance outcomes and both bots are seeded from
-``--seed`` and i, fixed before measuring. Before each ISMCTS decision its simulation
-count is set so that it spends the time per decision that mcts-hard has spent on
-average so far in the series (``--seconds`` before mcts-hard's first decision), from
-its own running mean time per simulation. Needs the openspiel extra.
+sampled from its seat's information state for each simulation) as seat i % 2 and our
+bot (``--opponent``, default ``mcts-hard``) in the other seat. Chance outcomes and both
+bots are seeded from ``--seed`` and i, fixed before measuring. Before each ISMCTS
+decision its simulation count is set so that it spends the time per decision that our
+bot has spent on average so far in the series (``--seconds`` before our bot's first
+decision; at least two simulations), from its own running mean time per simulation.
+Needs the openspiel extra.
 
-    python benchmarks/openspiel_ismcts.py --games 10 --seed 0 [--out results.jsonl]
+    python benchmarks/openspiel_ismcts.py --games 10 --seed 0 [--opponent mcts-easy] [--out r.jsonl]
 
 It prints one line per game, then the win rates with Wilson 95% intervals.
 """
@@ -32,7 +33,7 @@ from skytotems.bots.arena import mix_seed, wilson_interval
 
 
 class Clock:
-    """Running means: mcts-hard's seconds per decision, ISMCTS's per simulation."""
+    """Running means: our bot's seconds per decision, ISMCTS's per simulation."""
 
     def __init__(self, seconds: float) -> None:
         self.mcts_time, self.mcts_decisions = 0.0, 0
@@ -46,21 +47,21 @@ class Clock:
 
     def simulations(self) -> int:
         per_sim = self.sim_time / self.sims if self.sims else 0.3
-        return max(1, round(self.budget() / per_sim))
+        return max(2, round(self.budget() / per_sim))  # ISMCTS needs 2 to visit a root
 
 
-def play(index: int, seed: int, clock: Clock) -> dict[str, Any]:
+def play(index: int, seed: int, clock: Clock, opponent: str = "mcts-hard") -> dict[str, Any]:
     """One game; ISMCTS sits in seat index % 2."""
     game = pyspiel.load_game("python_sky_totems", {"players": 2})
     ismcts_seat = index % 2
     generator = np.random.RandomState(mix_seed(seed, index, 1) % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=generator)
     their_bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 1, random_state=generator)
-    our_bot = make_bot("mcts-hard", mix_seed(seed, index, 2))
+    our_bot = make_bot(opponent, mix_seed(seed, index, 2))
     chance = random.Random(mix_seed(seed, index, 3))
     state = game.new_initial_state()
-    times = {"ismcts": 0.0, "mcts-hard": 0.0}
-    decisions = {"ismcts": 0, "mcts-hard": 0}
+    times = {"ismcts": 0.0, opponent: 0.0}
+    decisions = {"ismcts": 0, opponent: 0}
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
@@ -83,7 +84,7 @@ def play(index: int, seed: int, clock: Clock) -> dict[str, Any]:
             spent = time.perf_counter() - start
             clock.mcts_time += spent
             clock.mcts_decisions += 1
-            who = "mcts-hard"
+            who = opponent
         times[who] += spent
         decisions[who] += 1
         state.apply_action(action)
@@ -91,6 +92,7 @@ def play(index: int, seed: int, clock: Clock) -> dict[str, Any]:
     final = state.committed.view(None)
     return {
         "game": index,
+        "opponent": opponent,
         "ismcts_seat": ismcts_seat,
         "ismcts_return": returns[ismcts_seat],
         "scores": [s["total"] for s in final["score_sheets"]],
@@ -106,27 +108,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=0.7, help="budget before calibration")
     parser.add_argument("--out", help="append each game's result to this JSON-lines file")
+    parser.add_argument("--opponent", default="mcts-hard", help="our bot (default mcts-hard)")
     args = parser.parse_args()
     clock = Clock(args.seconds)
     results = []
     for index in range(args.first, args.first + args.games):
         sims_before = clock.sims
-        result = play(index, args.seed, clock)
+        result = play(index, args.seed, clock, args.opponent)
         result["ismcts_simulations"] = clock.sims - sims_before
         results.append(result)
         print(json.dumps(result), flush=True)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as f:
                 f.write(json.dumps(result) + "\n")
-    summarize(results)
+    summarize(results, args.opponent)
 
 
-def summarize(results: list[dict[str, Any]]) -> None:
+def summarize(results: list[dict[str, Any]], opponent: str) -> None:
     """Win rates of each side with Wilson 95% intervals (a shared first place: half)."""
     n = len(results)
     ismcts_wins = sum(r["ismcts_return"] > 0 for r in results)
     ties = sum(r["ismcts_return"] == 0 for r in results)
-    for name, wins in (("ismcts", ismcts_wins), ("mcts-hard", n - ismcts_wins - ties)):
+    for name, wins in (("ismcts", ismcts_wins), (opponent, n - ismcts_wins - ties)):
         low, high = wilson_interval(wins + ties / 2, n)
         share = (wins + ties / 2) / n
         print(f"{name}: {wins} wins of {n} ({ties} shared) = {share:.1%} "

@@ -58,9 +58,12 @@ class GreedyBot:
         games = determinizations(view, rng, 1)
         if not games:
             return legal_actions[0]
-        game = games[0]
-        seat = acting_seat(legal_actions)
-        solo = bool(view["solo"])
+        return self.choose_in_game(games[0], acting_seat(legal_actions), legal_actions)
+
+    def choose_in_game(self, game: Game, seat: int, legal_actions: list[Action]) -> Action:
+        """The choice of `choose` on a game already built from the seat's view (a
+        determinization: playouts call this for every seat, with no view to rebuild)."""
+        solo = game.options.solo
         kind = game.decision.kind
         look_ahead = kind in LOOK_AHEAD_KINDS
         options = prune(game, legal_actions)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .analyse import analyse
 from .arena import arena
 from .bench import bench
 from .play import play
@@ -18,7 +19,7 @@ from .serve import serve
 from .sim import sim
 from .solo import solo
 
-COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo)
+COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo, analyse)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
