@@ -34,6 +34,7 @@ from skytotems.rules.decisions import DECISION_KINDS
 ROOT = Path(__file__).resolve().parent.parent
 DOCTEST_FILES = [
     "README.md",
+    "docs/analysis.md",
     "docs/api.md",
     "docs/bots.md",
     "docs/env.md",
