@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skytotems import Action, BuildTotem, Game, GameOptions, Pass, view
+from skytotems import (
+    Action,
+    BuildTotem,
+    Game,
+    GameOptions,
+    Pass,
+    Position,
+    game_from_position,
+    view,
+)
 from skytotems.bots import make_bot
 from skytotems.bots.analysis import (
     BLUNDER_POINTS,
@@ -153,33 +162,20 @@ def test_the_analysis_ignores_other_seats_cards_and_future_draws() -> None:
 # ------------------------------------------------------------------ a clear blunder
 
 
-def last_turn_with_a_totem() -> tuple[Game, int, BuildTotem]:
-    """A greedy game stopped at a final-phase turn where a totem can be built."""
-    for seed in range(40):
-        game = Game(GameOptions(players=2), seed=seed)
-        bots = [make_bot("greedy", seed), make_bot("greedy", seed + 1)]
-        while not game.is_over:
-            seat = game.decision.seats[0]
-            legal = game.legal_actions(seat)
-            if game.phase == "final" and game.decision.kind == "turn":
-                totems = [a for a in legal if isinstance(a, BuildTotem)]
-                if totems and any(isinstance(a, Pass) for a in legal):
-                    best = max(totems, key=lambda a: len(a.cells))
-                    return game, seat, best
-            game.apply(bots[seat].choose(view(game, seat), legal))
-    raise AssertionError("no final turn with a totem in 40 greedy games")
-
-
 def test_passing_up_the_last_totem_is_a_blunder_and_the_best_move_costs_nothing() -> None:
-    game, seat, _ = last_turn_with_a_totem()
-    legal = game.legal_actions(seat)
+    """Positions in altar notation (docs/notation.md): the final-totem turn, a bird of
+    height 3 ready to build (RULES.md §6: 3 cells x height 3 = 9 points at least)."""
+    game = game_from_position(
+        Position(altars=["0,0 rrr rrr/rrr _", "0,0 _ _/_ _"], phase="final", round=10)
+    )
+    legal = game.legal_actions(0)
     passed = next(a for a in legal if isinstance(a, Pass))
-    analyst = Analyst(AnalysisLevel("fast", determinizations=4, candidates=len(legal)), 0)
-    bad = analyst.analyse_at(game, seat, passed, len(game.history))
+    analyst = Analyst(SMALL, 0)
+    bad = analyst.analyse_at(game, 0, passed, 0)
     assert isinstance(bad.best, BuildTotem)
-    assert bad.loss >= BLUNDER_POINTS and bad.mark == "blunder"
-    good = analyst.analyse_at(game, seat, bad.best, len(game.history))
-    assert good.loss == 0 and good.mark is None
+    assert bad.loss >= 9 and bad.loss_ci95[0] >= BLUNDER_POINTS and bad.mark == "blunder"
+    good = analyst.analyse_at(game, 0, bad.best, 0)
+    assert good.loss == 0 and good.best == bad.best and good.mark is None
 
 
 # ------------------------------------------------------------------ a whole game
