@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -31,3 +36,21 @@ def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
         if terminated:
             break
     assert isinstance(observation, np.ndarray) and observation.dtype == np.float32
+
+
+def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> None:
+    """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout)."""
+    script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+    saved = tmp_path / "model.zip"
+    run = subprocess.run(
+        [sys.executable, str(script), "--steps", "64", "--games", "1", "--save", str(saved)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "trained 64 steps" in run.stdout
+    assert "vs random: won" in run.stdout and "vs greedy: won" in run.stdout
+    assert saved.stat().st_size > 0
