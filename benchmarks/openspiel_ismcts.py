@@ -7,7 +7,8 @@ bot (``--opponent``, default ``mcts-hard``) in the other seat. Chance outcomes a
 bots are seeded from ``--seed`` and i, fixed before measuring. Before each ISMCTS
 decision its simulation count is set so that it spends the time per decision that our
 bot has spent on average so far in the series (``--seconds`` before our bot's first
-decision; at least two simulations), from its own running mean time per simulation.
+decision; at least two simulations), times ``--time-factor`` (default 1), from its own
+running mean time per simulation.
 Needs the openspiel extra.
 
     python benchmarks/openspiel_ismcts.py --games 10 --seed 0 [--opponent mcts-easy] [--out r.jsonl]
@@ -35,15 +36,16 @@ from skytotems.bots.arena import mix_seed, wilson_interval
 class Clock:
     """Running means: our bot's seconds per decision, ISMCTS's per simulation."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, factor: float = 1.0) -> None:
         self.mcts_time, self.mcts_decisions = 0.0, 0
         self.sim_time, self.sims = 0.0, 0
         self.first_budget = seconds
+        self.factor = factor  # ISMCTS's time per decision, in multiples of our bot's
 
     def budget(self) -> float:
         if not self.mcts_decisions:
             return self.first_budget
-        return self.mcts_time / self.mcts_decisions
+        return self.factor * self.mcts_time / self.mcts_decisions
 
     def simulations(self) -> int:
         per_sim = self.sim_time / self.sims if self.sims else 0.3
@@ -109,8 +111,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.7, help="budget before calibration")
     parser.add_argument("--out", help="append each game's result to this JSON-lines file")
     parser.add_argument("--opponent", default="mcts-hard", help="our bot (default mcts-hard)")
+    parser.add_argument(
+        "--time-factor", type=float, default=1.0, help="ISMCTS's time per decision / our bot's"
+    )
     args = parser.parse_args()
-    clock = Clock(args.seconds)
+    clock = Clock(args.seconds, args.time_factor)
     results = []
     for index in range(args.first, args.first + args.games):
         sims_before = clock.sims
