@@ -344,3 +344,22 @@ def test_draw_from_bag_text_when_every_slot_is_empty() -> None:
     game = game_from_position(Position(altars=["0,0 r _/_ _", "0,0 _ _/_ _"]))
     assert game.legal_actions(0) == [DrawFromBag(0)]
     assert action_text(seen(game), DrawFromBag(0)) == "Draw 2 pedestals from the bag"
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["sim", "--players", "9"], "--players"),
+        (["sim", "--bogus"], "--bogus"),
+        (["arena", "--games", "-1"], "--games"),
+        (["nosuch"], "nosuch"),
+    ],
+)
+def test_installed_script_option_errors_are_one_line(args: list[str], option: str) -> None:
+    """A wrong option is one line naming it, exit code 2: no usage block, no traceback."""
+    exe = shutil.which("skytotems", path=str(Path(sys.executable).parent)) or "skytotems"
+    run = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and option in lines[0], run.stderr
+    assert run.stdout == ""

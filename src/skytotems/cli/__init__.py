@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from ..command_line import run
 from .analyse import analyse
 from .arena import arena
 from .bench import bench
@@ -34,4 +35,4 @@ for _command in COMMANDS:
 
 def main() -> None:
     """Console-script entry point (`skytotems = "skytotems.cli:main"`)."""
-    cli()
+    run(cli)
