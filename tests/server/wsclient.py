@@ -82,8 +82,9 @@ class ThreadServer:
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
+        self.app = create_app(settings)
         config = uvicorn.Config(
-            create_app(settings),
+            self.app,
             log_level="warning",
             ws_max_size=65536,
             lifespan="on",
@@ -104,6 +105,20 @@ class ThreadServer:
                 raise RuntimeError("the server did not start")
             time.sleep(0.01)
         return self
+
+    @property
+    def runtime(self) -> Any:
+        """The running app's `Runtime` (hub, service, settings)."""
+        return self.app.state.runtime
+
+    def call(self, fn: Any) -> Any:
+        """Run `fn()` on the server's event loop (its thread) and return what it returns."""
+        loop = self.server.servers[0].get_loop()
+
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result(10)
 
     def stop(self) -> None:
         self.server.should_exit = True

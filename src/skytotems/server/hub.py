@@ -202,12 +202,15 @@ class Hub:
             groups.setdefault(conn.player, []).append(conn)
         now = now_ms()
         for player, conns in groups.items():
-            data = orjson.dumps(state_message(table, player, events, server_events, reset, now))
+            try:
+                data = orjson.dumps(state_message(table, player, events, server_events, reset, now))
+            except Exception:
+                log.exception("skytotems: the state of table %s could not be made", table.id)
+                for conn in conns:
+                    conn.close()  # they reconnect and resume from their last seq
+                continue
             for conn in conns:
-                if ack is not None and conn is ack[0]:
-                    conn.send(with_ack(data, ack[1]))
-                else:
-                    conn.send(data)
+                deliver(conn, data, ack)
 
     def publish_chat(self, table: Table, message: dict[str, Any], ack: Ack | None = None) -> None:
         """Send a chat message to every socket of `table` that may read its channel."""
@@ -215,13 +218,20 @@ class Hub:
         if not room:
             return
         data = orjson.dumps({"type": "chat", "message": message})
-        for conn in room:
-            if not may_read(conn.player, message):
-                continue
-            if ack is not None and conn is ack[0]:
-                conn.send(with_ack(data, ack[1]))
-            else:
-                conn.send(data)
+        for conn in list(room):
+            if may_read(conn.player, message):
+                deliver(conn, data, ack)
+
+
+def deliver(conn: Conn, data: bytes, ack: Ack | None) -> None:
+    """Queue `data` (with the ack if `conn` sent the message that caused it) for one
+    socket; if that fails, that socket alone is closed and the fan-out goes on."""
+    try:
+        conn.send(with_ack(data, ack[1]) if ack is not None and conn is ack[0] else data)
+    except Exception:
+        log.exception("skytotems: a message to one socket of table %s failed", conn.table_id)
+        with contextlib.suppress(Exception):
+            conn.close()
 
 
 def may_read(player: int | None, message: dict[str, Any]) -> bool:
@@ -344,9 +354,8 @@ def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping | 
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise ServiceError(
-            "malformed", f"{where}: {first['msg']}" if where else first["msg"]
-        ) from None
+        why = first["msg"].removeprefix("Value error, ")
+        raise ServiceError("malformed", f"{where}: {why}" if where else why) from None
 
 
 async def _receive_loop(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema
 
 from .bots import BOT_LEVELS
 from .clocks import CLOCK_MODES
@@ -23,7 +23,39 @@ else:  # the bot registry's names, as a Literal so the schema lists them
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 Token = Annotated[str, Field(min_length=8, max_length=128)]
-MessageId = Annotated[int | Annotated[str, Field(max_length=64)] | None, Field(default=None)]
+MAX_ID_INT = 2**53  # the largest integer every JSON client (a browser's double) holds exactly
+MAX_ID_CHARS = 64
+
+
+def message_id(value: object) -> int | str | None:
+    """A message id the server can echo in any reply: an integer within ±2^53, a string of
+    at most 64 characters, or none. Anything else (an integer beyond 64 bits broke the
+    JSON writer after the move was committed) is refused before the message is read."""
+    if value is None:
+        return None
+    if type(value) is int and -MAX_ID_INT <= value <= MAX_ID_INT:
+        return value
+    if type(value) is str and len(value) <= MAX_ID_CHARS:
+        return value
+    raise ValueError(
+        f"message ids are integers within ±2^53 or strings of at most {MAX_ID_CHARS} characters"
+    )
+
+
+MessageId = Annotated[
+    int | str | None,
+    PlainValidator(message_id),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": -MAX_ID_INT, "maximum": MAX_ID_INT},
+                {"type": "string", "maxLength": MAX_ID_CHARS},
+                {"type": "null"},
+            ]
+        }
+    ),
+    Field(default=None),
+]
 
 
 class Strict(BaseModel):

@@ -45,7 +45,7 @@ from skytotems.rules.undo import blocks_undo
 
 from . import store
 from .bots import BOT_LEVELS
-from .bus import Publisher
+from .bus import GuardedPublisher, Publisher
 from .cache import TableCache
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
@@ -90,7 +90,7 @@ class TableService:
     ) -> None:
         self.settings = settings
         self.writer = writer
-        self.publisher = publisher
+        self.publisher = GuardedPublisher(publisher)
         self.leases: Leases = leases or LocalLeases()
         self.listeners: list[ChangeListener] = []
         self.metrics: ServiceMetrics = NO_METRICS  # the app's /metrics, when it serves them
@@ -911,8 +911,12 @@ class TableService:
     # ------------------------------------------------------------- listening
 
     def _after_change(self, table: Table) -> None:
-        """Tell the listeners (bots, clocks) that `table` changed."""
+        """Tell the listeners (bots, clocks) that `table` changed; one failing listener
+        never keeps the change from the others."""
         if self._closing:
             return
         for listener in self.listeners:
-            listener(table)
+            try:
+                listener(table)
+            except Exception:
+                log.exception("skytotems: a listener failed after a change of table %s", table.id)
