@@ -14,7 +14,13 @@ from wsclient import ThreadServer
 from skytotems.server import Settings
 
 # tests play many tables from one address; the limits are tested on their own
-UNLIMITED = {"http_rate": "1000000/minute", "create_rate": "1000000/minute"}
+UNLIMITED = {
+    "http_rate": "1000000/minute",
+    "create_rate": "1000000/minute",
+    "ws_handshake_rate": "1000000/minute",
+    "ws_sockets_per_address": 1000000,
+    "ws_message_rate": "1000000/second",
+}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

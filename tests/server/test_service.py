@@ -24,7 +24,6 @@ from wsclient import run_async
 from skytotems.server import store
 from skytotems.server.app import Runtime, running
 from skytotems.server.errors import ServiceError
-from skytotems.server.hub import Conn
 from skytotems.server.settings import Settings
 from skytotems.server.table import Table
 
@@ -77,7 +76,7 @@ def settings(db_url: str) -> Settings:
 async def watching(rt: Runtime, table: Table, player: int | None) -> AsyncIterator[RecordingSocket]:
     """A socket attached to the table's room in the hub, as `serve_socket` attaches one."""
     socket = RecordingSocket()
-    conn = Conn(socket, table.id, player, rt.hub.send_queue_limit)
+    conn = rt.hub.connect(socket, table.id, player)
     rt.hub.attach(conn)
     try:
         yield socket

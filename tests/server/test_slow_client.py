@@ -1,7 +1,9 @@
 """A slow client never holds up the others, and one that falls too far behind is cut off
-(`Conn` in server/hub.py, the hub's `send_queue_limit`): its queue stays bounded, and
-when it reads again it gets what was queued, in order, then a close (code 1013, "try
-again later") that makes it reconnect and resume from its last seq."""
+(`Conn` in server/connection.py, the hub's `send_queue_limit`): its queue stays bounded.
+On a socket whose transport cannot be aborted (these recording sockets), the cut is a
+close (code 1013, "try again later") after what was queued, in order, so the client
+reconnects and resumes from its last seq; under uvicorn the transport is aborted at once
+(test_sleepers.py, with real sockets)."""
 
 from __future__ import annotations
 

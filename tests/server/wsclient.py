@@ -4,8 +4,10 @@ SQLite or PostgreSQL database), and a reader of what the database holds."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
 import random
 import socket
 import threading
@@ -87,6 +89,8 @@ class ThreadServer:
             self.app,
             log_level="warning",
             ws_max_size=65536,
+            ws_ping_interval=settings.ws_ping_s,
+            ws_ping_timeout=settings.ws_ping_s,
             lifespan="on",
             proxy_headers=False,  # as `skytotems serve`: the app resolves addresses itself
         )
@@ -310,3 +314,62 @@ def scrape(base: str) -> Samples:
 
 def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def ws_frame(text: str) -> bytes:
+    """One masked text frame, as a client sends it (RFC 6455 §5.2)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    if n < 126:
+        head = bytes([0x81, 0x80 | n])
+    elif n < 65536:
+        head = bytes([0x81, 0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 0x80 | 127]) + n.to_bytes(8, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class Sleeper:
+    """A raw socket that opens a table's WebSocket, says hello, then never reads again
+    (nor answers pings): a tiny receive buffer, so the server's side fills at once."""
+
+    def __init__(self, base: str, table_id: str, token: str | None = None) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.settimeout(10)
+        self.sock.connect((host, int(port)))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            assert chunk, "closed during the handshake"
+            head += chunk
+        self.status = int(head.split(b" ", 2)[1])
+        if self.status == 101:
+            self.sock.sendall(ws_frame(json.dumps({"type": "hello", "token": token})))
+
+    def read_to_end(self, timeout: float = 30.0) -> tuple[int, str]:
+        """Read everything the kernel holds for us, then how the connection ended:
+        bytes read and "reset" (the server aborted), "eof" or "open" (still open)."""
+        total = 0
+        self.sock.settimeout(timeout)
+        try:
+            while chunk := self.sock.recv(65536):
+                total += len(chunk)
+        except ConnectionResetError:
+            return total, "reset"
+        except TimeoutError:
+            return total, "open"
+        return total, "eof"
+
+    def close(self) -> None:
+        self.sock.close()

@@ -88,13 +88,17 @@ class SkyTotemsApp(FastAPI):
             parts = scope["path"].split("/")
             if len(parts) == 4 and parts[:3] == ["", "ws", "tables"] and parts[3]:
                 rt: Runtime = self.state.runtime
-                await serve_socket(
-                    RawSocket(receive, send),
-                    parts[3],
-                    rt.service,
-                    rt.hub,
-                    rt.settings.max_message_bytes,
-                )
+                ws = RawSocket(receive, send)
+                limits = rt.hub.limits
+                address = limits.address(scope)
+                refusal = limits.admit(address)
+                if refusal is not None:
+                    await ws.refuse(refusal.status, refusal.body, refusal.headers)
+                    return
+                try:
+                    await serve_socket(ws, parts[3], rt.service, rt.hub)
+                finally:
+                    limits.release(address)
                 return
         await super().__call__(scope, receive, send)
 
@@ -134,7 +138,8 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     await asyncio.to_thread(store.migrate, engine)
     writer = store.Writer(engine)
     writer.start(asyncio.get_running_loop())
-    hub = Hub(settings.send_queue_limit)
+    hub = Hub(settings)
+    hub.start()
     bots = BotPool(settings.bot_workers)
     # one process alone on SQLite drives every table; on PostgreSQL, leases say which
     leases: Leases = (
@@ -164,6 +169,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
         await keeper.close()
         await autoplay.close()
         await service.close()
+        await hub.close()
         await asyncio.to_thread(writer.stop)
         bots.shutdown()
         engine.dispose()

@@ -88,6 +88,10 @@ def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -
         port=port,
         log_level=log_level.lower(),
         ws_max_size=MAX_WS_FRAME,
+        # keepalive: a socket whose ping is not answered within ws_ping_s is closed, and
+        # aborted by the hub if that close cannot complete (server/connection.py)
+        ws_ping_interval=settings.ws_ping_s,
+        ws_ping_timeout=settings.ws_ping_s,
         lifespan="on",
         # the client's address is resolved by the app (server/client_address.py), which
         # believes X-Forwarded-For only from the configured trusted proxies

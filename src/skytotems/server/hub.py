@@ -27,6 +27,11 @@ server → client
    "channel": "players" | "spectators", "name": "...", "text": "..."},
    "ack": <id> (only to the connection that said it)}
 
+Message ids are integers within ±2^53 or strings of at most 64 characters (anything else:
+`malformed`). Each socket may send Settings.ws_message_rate messages (more are answered
+`rate_limited`, unread; a socket that keeps on is closed with 1008); a socket that stops
+reading is aborted (server/connection.py). Limits and close codes: docs/wire-format.md.
+
 Chat is plain text (clients show it as text, never as markup). Everyone at the table
 reads the players' channel; only spectators read the spectators' channel (players are
 not told what onlookers say about their game). `welcome` carries the last messages the
@@ -43,8 +48,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
@@ -53,115 +57,60 @@ from starlette.websockets import WebSocketDisconnect
 from skytotems import Event, events_for, view
 
 from .bus import Ack
+from .connection import Conn, RawSocket, Socket, stalled
 from .errors import ServiceError
 from .schemas import CLIENT_MESSAGE, Act, Chat, Hello, Ping, Takeover, Undo
 from .service import TableService
+from .settings import Settings
 from .store import now_ms
 from .table import Table
+from .ws_limits import SocketLimits
 
 log = logging.getLogger("skytotems.server")
 PROTOCOL = 1
-HELLO_TIMEOUT_S = 30.0
 
-
-Message = MutableMapping[str, Any]
-
-
-class Socket(Protocol):
-    """The WebSocket calls the hub makes (Starlette's WebSocket has them too)."""
-
-    async def accept(self) -> None: ...
-    async def receive(self) -> Message: ...
-    async def send_text(self, data: str) -> None: ...
-    async def close(self, code: int = 1000) -> None: ...
-
-
-class RawSocket:
-    """A WebSocket straight on the ASGI server's receive/send, with no middleware between:
-    the play path of every move, kept short."""
-
-    __slots__ = ("_receive", "_send", "closed")
-
-    def __init__(
-        self,
-        receive: Callable[[], Awaitable[Message]],
-        send: Callable[[Message], Awaitable[None]],
-    ) -> None:
-        self._receive = receive
-        self._send = send
-        self.closed = False
-
-    async def accept(self) -> None:
-        message = await self._receive()
-        if message["type"] != "websocket.connect":
-            raise WebSocketDisconnect()
-        await self._send({"type": "websocket.accept"})
-
-    async def receive(self) -> Message:
-        message = await self._receive()
-        if message["type"] == "websocket.disconnect":
-            self.closed = True
-        return message
-
-    async def send_text(self, data: str) -> None:
-        await self._send({"type": "websocket.send", "text": data})
-
-    async def close(self, code: int = 1000) -> None:
-        if not self.closed:
-            self.closed = True
-            await self._send({"type": "websocket.close", "code": code})
-
-
-class Conn:
-    """One open socket: which table and player it watches, and its outgoing queue.
-
-    A queue per socket keeps each client's messages in order while a slow client
-    never holds up the others; one that falls too far behind is closed and resumes.
-    """
-
-    __slots__ = ("closing", "limit", "player", "queue", "sender", "table_id", "ws")
-
-    def __init__(self, ws: Socket, table_id: str, player: int | None, limit: int) -> None:
-        self.ws = ws
-        self.table_id = table_id
-        self.player = player
-        self.limit = limit
-        self.closing = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.sender = asyncio.create_task(self._send_loop())
-
-    def send(self, data: bytes) -> None:
-        if self.closing:
-            return
-        if self.queue.qsize() >= self.limit:
-            self.close()
-            return
-        self.queue.put_nowait(data.decode())
-
-    def close(self) -> None:
-        if not self.closing:
-            self.closing = True
-            self.queue.put_nowait(None)
-
-    async def _send_loop(self) -> None:
-        try:
-            while (text := await self.queue.get()) is not None:
-                await self.ws.send_text(text)
-        except Exception:  # the peer went away: the receive loop notices
-            pass
-        finally:
-            self.closing = True
-            with contextlib.suppress(Exception):
-                await self.ws.close(code=1013)
+__all__ = ["Conn", "Hub", "RawSocket", "Socket", "serve_socket"]
 
 
 class Hub:
     """Every open socket of this process, grouped by table; the in-process `Publisher`."""
 
-    def __init__(self, send_queue_limit: int = 256) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.rooms: dict[str, set[Conn]] = {}
-        self.send_queue_limit = send_queue_limit
+        self.settings = settings
+        self.send_queue_limit = settings.send_queue_limit
+        self.limits = SocketLimits(settings)
         self._decks: dict[str, dict[str, Any]] = {}
+        self._watchdog: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the watchdog that cuts stalled sockets."""
+        self._watchdog = asyncio.get_running_loop().create_task(self._watch())
+
+    async def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            await asyncio.gather(self._watchdog, return_exceptions=True)
+
+    def connect(self, ws: Socket, table_id: str, player: int | None) -> Conn:
+        """A new connection of this hub (not yet attached to its table's room)."""
+        return Conn(ws, table_id, player, self.send_queue_limit, self.settings.send_queue_bytes)
+
+    async def _watch(self) -> None:
+        """Every so often, abort the sockets that stopped reading (`connection.stalled`)."""
+        stall_s, closing_s = self.settings.send_stall_s, self.settings.ws_ping_s
+        loop = asyncio.get_running_loop()
+        closing_since: dict[Conn, float] = {}
+        while True:
+            await asyncio.sleep(min(1.0, max(0.02, min(stall_s, closing_s) / 4)))
+            now = loop.time()
+            conns = [c for room in self.rooms.values() for c in room]
+            for conn in conns:
+                why = stalled(conn, now, stall_s, closing_s, closing_since)
+                if why is not None:
+                    conn.abort(why)
+            for gone in set(closing_since) - set(conns):
+                del closing_since[gone]
 
     def deck_json(self, table: Table) -> dict[str, Any]:
         """The table's deck file, serialised once per deck (it is in every welcome)."""
@@ -204,13 +153,14 @@ class Hub:
         for player, conns in groups.items():
             try:
                 data = orjson.dumps(state_message(table, player, events, server_events, reset, now))
+                text = data.decode()  # one string shared by the group's queues
             except Exception:
                 log.exception("skytotems: the state of table %s could not be made", table.id)
                 for conn in conns:
                     conn.close()  # they reconnect and resume from their last seq
                 continue
             for conn in conns:
-                deliver(conn, data, ack)
+                deliver(conn, data, text, ack)
 
     def publish_chat(self, table: Table, message: dict[str, Any], ack: Ack | None = None) -> None:
         """Send a chat message to every socket of `table` that may read its channel."""
@@ -218,16 +168,17 @@ class Hub:
         if not room:
             return
         data = orjson.dumps({"type": "chat", "message": message})
+        text = data.decode()
         for conn in list(room):
             if may_read(conn.player, message):
-                deliver(conn, data, ack)
+                deliver(conn, data, text, ack)
 
 
-def deliver(conn: Conn, data: bytes, ack: Ack | None) -> None:
-    """Queue `data` (with the ack if `conn` sent the message that caused it) for one
-    socket; if that fails, that socket alone is closed and the fan-out goes on."""
+def deliver(conn: Conn, data: bytes, text: str, ack: Ack | None) -> None:
+    """Queue `text` (`data` with the ack if `conn` sent the message that caused it) for
+    one socket; if that fails, that socket alone is closed and the fan-out goes on."""
     try:
-        conn.send(with_ack(data, ack[1]) if ack is not None and conn is ack[0] else data)
+        conn.send(with_ack(data, ack[1]) if ack is not None and conn is ack[0] else text)
     except Exception:
         log.exception("skytotems: a message to one socket of table %s failed", conn.table_id)
         with contextlib.suppress(Exception):
@@ -278,14 +229,16 @@ def error_message(code: str, message: str, msg_id: Any = None) -> bytes:
     return orjson.dumps({"type": "error", "code": code, "message": message, "id": msg_id})
 
 
-async def serve_socket(
-    ws: Socket, table_id: str, service: TableService, hub: Hub, max_bytes: int
-) -> None:
+async def serve_socket(ws: Socket, table_id: str, service: TableService, hub: Hub) -> None:
     """One client's socket: hello, then actions until it closes."""
+    settings = hub.settings
+    limit_send_buffer = getattr(ws, "limit_send_buffer", None)
+    if limit_send_buffer is not None:
+        limit_send_buffer(settings.send_buffer_bytes)
     await ws.accept()
     try:
         table = await service.get(table_id)
-        hello = await _read_hello(ws, max_bytes)
+        hello = await _read_hello(ws, settings)
     except ServiceError as exc:
         await ws.send_text(error_message(exc.code, exc.message).decode())
         await ws.close(code=4404 if exc.status == 404 else 4400)
@@ -300,7 +253,7 @@ async def serve_socket(
             await ws.send_text(error_message("bad_token", "this token opens no seat here").decode())
             await ws.close(code=4403)
             return
-    conn = Conn(ws, table.id, player, hub.send_queue_limit)
+    conn = hub.connect(ws, table.id, player)
     # attach and send the first state with no await between: no update can slip by
     hub.attach(conn)
     conn.send(
@@ -319,16 +272,19 @@ async def serve_socket(
     missed = table.events_since(hello.seq) if hello.seq is not None else []
     conn.send(orjson.dumps(state_message(table, player, missed, [], False, now_ms())))
     try:
-        await _receive_loop(ws, conn, table_id, service, max_bytes)
+        await _receive_loop(ws, conn, table_id, service, hub)
     finally:
-        hub.detach(conn)
+        hub.detach(conn)  # closes it once what is queued is sent (a close code included)
+        done, _ = await asyncio.wait({conn.sender}, timeout=settings.send_stall_s)
+        if not done:
+            conn.abort("its last messages could not be written")
 
 
-async def _read_hello(ws: Socket, max_bytes: int) -> Hello:
-    text = await asyncio.wait_for(_receive_text(ws), HELLO_TIMEOUT_S)
+async def _read_hello(ws: Socket, settings: Settings) -> Hello:
+    text = await asyncio.wait_for(_receive_text(ws), settings.hello_timeout_s)
     if text is None:
         raise WebSocketDisconnect()
-    message = _parse(text, max_bytes)
+    message = _parse(text, settings.max_message_bytes)
     if not isinstance(message, Hello):
         raise ServiceError("hello_first", "the first message must be a hello")
     return message
@@ -358,16 +314,41 @@ def _parse(text: str, max_bytes: int) -> Hello | Act | Undo | Takeover | Ping | 
         raise ServiceError("malformed", f"{where}: {why}" if where else why) from None
 
 
+def _id_of(text: str) -> Any:
+    """The id of a message that will not be read (over the rate), if it has a valid one."""
+    with contextlib.suppress(Exception):
+        return _parse(text, 1024).id  # type: ignore[union-attr]
+    return None
+
+
 async def _receive_loop(
-    ws: Socket, conn: Conn, table_id: str, service: TableService, max_bytes: int
+    ws: Socket, conn: Conn, table_id: str, service: TableService, hub: Hub
 ) -> None:
+    limits, key = hub.limits, hub.limits.socket_key()
+    max_bytes = hub.settings.max_message_bytes
     while True:
+        # let every other socket and timer run between two messages of this one, even
+        # when its messages are already waiting (a flood arrives many to a read)
+        await asyncio.sleep(0)
         try:
             text = await _receive_text(ws)
         except WebSocketDisconnect:
             return
         if text is None:
             return
+        if not limits.message_allowed(key):
+            if not limits.still_tolerated(key):
+                conn.close(1008)  # policy violation: it kept sending over the rate
+                return
+            conn.send(
+                error_message(
+                    "rate_limited",
+                    f"too many messages on this socket ({limits.messages}); this one was "
+                    "not read: slow down",
+                    _id_of(text),
+                )
+            )
+            continue
         msg_id: Any = None
         try:
             message = _parse(text, max_bytes)

@@ -22,11 +22,15 @@ def free_port() -> int:
         return port
 
 
-# per-address rates high enough for tests and benchmarks that play many tables from one
-# address (the real limits are tested on their own)
+# per-address and per-socket rates high enough for tests and benchmarks that play many
+# tables from one address as fast as the server answers (the real limits are tested on
+# their own)
 UNLIMITED_RATES = {
     "SKYTOTEMS_HTTP_RATE": "1000000/minute",
     "SKYTOTEMS_CREATE_RATE": "1000000/minute",
+    "SKYTOTEMS_WS_HANDSHAKE_RATE": "1000000/minute",
+    "SKYTOTEMS_WS_SOCKETS_PER_ADDRESS": "1000000",
+    "SKYTOTEMS_WS_MESSAGE_RATE": "1000000/second",
 }
 
 

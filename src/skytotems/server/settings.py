@@ -43,6 +43,15 @@ class Settings:
     `lease_poll_s` (several processes on PostgreSQL, docs/scale-out.md): how often a
     process looks for tables whose driving process died (it takes their leases over)
     and catches its tables in memory up with the database.
+    Table sockets (server/ws_limits.py, server/connection.py): `ws_sockets_per_address`
+    open sockets and `ws_handshake_rate` new ones per client address (429 before the
+    upgrade); `ws_message_rate` messages per socket (more are answered `rate_limited`)
+    and `ws_abuse_rate` refusals before the socket is closed with 1008;
+    `hello_timeout_s` for a new socket's hello. A socket is cut (aborted) when more than
+    `send_queue_limit` messages or `send_queue_bytes` wait for it, or when a message has
+    waited `send_stall_s` to be written; `send_buffer_bytes` caps its kernel send
+    buffer; `ws_ping_s` is the keepalive ping's period and its time to answer, and how
+    long a socket's close may wait on a buffer that does not drain before it is aborted.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -69,6 +78,15 @@ class Settings:
     idle_without_clock_s: float = 7 * 24 * 3600.0
     idle_clock_limits: float = 3.0
     lease_poll_s: float = 1.0
+    hello_timeout_s: float = 5.0
+    send_queue_bytes: int = 512 * 1024
+    send_buffer_bytes: int = 64 * 1024
+    send_stall_s: float = 15.0
+    ws_ping_s: float = 20.0
+    ws_sockets_per_address: int = 100
+    ws_handshake_rate: str = "120/minute"
+    ws_message_rate: str = "40/2 seconds"
+    ws_abuse_rate: str = "40/10 seconds"
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -168,4 +186,14 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_IDLE_CLOCK_LIMITS": ("idle_clock_limits", _positive()),
     "SKYTOTEMS_LEASE_POLL_S": ("lease_poll_s", _positive()),
     "SKYTOTEMS_CLOCK_HEARTBEAT_S": ("clock_heartbeat_s", _positive()),
+    "SKYTOTEMS_HELLO_TIMEOUT_S": ("hello_timeout_s", _positive()),
+    "SKYTOTEMS_SEND_QUEUE_LIMIT": ("send_queue_limit", _count(1)),
+    "SKYTOTEMS_SEND_QUEUE_BYTES": ("send_queue_bytes", _count(1)),
+    "SKYTOTEMS_SEND_BUFFER_BYTES": ("send_buffer_bytes", _count(0)),
+    "SKYTOTEMS_SEND_STALL_S": ("send_stall_s", _positive()),
+    "SKYTOTEMS_WS_PING_S": ("ws_ping_s", _positive()),
+    "SKYTOTEMS_WS_SOCKETS_PER_ADDRESS": ("ws_sockets_per_address", _count(1)),
+    "SKYTOTEMS_WS_HANDSHAKE_RATE": ("ws_handshake_rate", _rate),
+    "SKYTOTEMS_WS_MESSAGE_RATE": ("ws_message_rate", _rate),
+    "SKYTOTEMS_WS_ABUSE_RATE": ("ws_abuse_rate", _rate),
 }
