@@ -225,6 +225,7 @@ def _flood_worker(port: int, table_id: str, token: str, until: float, counts: An
     while time.monotonic() < until:
         try:
             sock = raw_socket(port, table_id, token)
+            sock.settimeout(max(0.1, until - time.monotonic()))
         except OSError:
             with counts.get_lock():
                 counts[1] += 1  # a refused handshake (429) or a failed one
@@ -232,16 +233,11 @@ def _flood_worker(port: int, table_id: str, token: str, until: float, counts: An
             continue
         with counts.get_lock():
             counts[0] += 1
-        sock.setblocking(False)
-        try:
+        try:  # blocking writes: the flooder sleeps while the kernel will take nothing more
             while time.monotonic() < until:
-                with contextlib.suppress(BlockingIOError):
-                    sent = sock.send(batch)
-                    with counts.get_lock():
-                        counts[2] += sent
-                with contextlib.suppress(BlockingIOError):
-                    if sock.recv(1 << 20) == b"":
-                        break
+                sock.sendall(batch)
+                with counts.get_lock():
+                    counts[2] += len(batch)
         except OSError:
             pass
         finally:
@@ -399,7 +395,8 @@ async def _sleepers(src: str | None, count: int) -> dict[str, Any]:
         pid, port = server.proc.pid, server.port
         try:
             table = httpx.post(
-                server.base + "/api/tables", json={"seats": [{"type": "human"}] * 4}
+                server.base + "/api/tables",
+                json={"options": {"players": 4}, "seats": [{"type": "human"}] * 4},
             ).json()
             table_id = table["table"]["id"]
             sleepers = [

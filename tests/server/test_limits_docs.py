@@ -21,6 +21,7 @@ SOCKET_LIMITS: dict[str, tuple[str, object]] = {
     "SKYTOTEMS_SEND_QUEUE_BYTES": ("512 KiB", 512 * KIB),
     "SKYTOTEMS_SEND_STALL_S": ("15 s", 15.0),
     "SKYTOTEMS_SEND_BUFFER_BYTES": ("64 KiB", 64 * KIB),
+    "SKYTOTEMS_RECEIVE_BUFFER_BYTES": ("64 KiB", 64 * KIB),
     "SKYTOTEMS_WS_PING_S": ("20 s", 20.0),
 }
 

@@ -7,7 +7,9 @@ sockets; the checks are counts, replies, closes and what changed, never timings.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
+import time
 from collections.abc import Callable
 
 import httpx
@@ -15,7 +17,16 @@ import pytest
 from test_refusals import Table
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
-from wsclient import Client, ThreadServer, create_table, db_rows, play_until, wait_for
+from wsclient import (
+    Client,
+    Sleeper,
+    ThreadServer,
+    create_table,
+    db_rows,
+    play_until,
+    wait_for,
+    ws_frame,
+)
 
 HUMAN = {"type": "human"}
 
@@ -147,3 +158,29 @@ def test_a_socket_that_never_says_hello_is_closed_after_the_hello_deadline(
     with pytest.raises(ConnectionClosed):
         silent.recv(timeout=15)  # the old deadline was 30 s
     wait_for(lambda: httpx.get(server.base + "/api/health").json()["connections"] == 0)
+
+
+def test_a_socket_closed_for_flooding_is_not_read_any_more(
+    start_server: Callable[..., ThreadServer],
+) -> None:
+    """A flooder that never reads and keeps writing pings: once it is closed (1008) the
+    server reads nothing more from it (what it keeps sending waits in the kernel's
+    small buffers) instead of parsing its flood until the close completes."""
+    server = start_server(ws_message_rate="5/minute", ws_abuse_rate="10/minute")
+    table_id = create_table(server.base, [HUMAN, HUMAN])["table"]["id"]
+    flooder = Sleeper(server.base, table_id, send_buffer=16384)
+    pings = ws_frame(json.dumps({"type": "ping", "id": 1})) * 1000
+    flooder.sock.settimeout(0.5)
+    accepted, deadline = 0, time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            flooder.sock.sendall(pings)
+            accepted += len(pings)
+        except TimeoutError:
+            continue  # the kernel takes nothing more: the server is not reading
+        except OSError:
+            break
+    # the 5 + 10 + 1 messages before the close, what the server read with them, and what
+    # the kernel's buffers hold (the server's 128 KiB, the flooder's 32 KiB)
+    assert accepted < 2 * 1024 * 1024, accepted
+    flooder.close()

@@ -334,10 +334,14 @@ class Sleeper:
     """A raw socket that opens a table's WebSocket, says hello, then never reads again
     (nor answers pings): a tiny receive buffer, so the server's side fills at once."""
 
-    def __init__(self, base: str, table_id: str, token: str | None = None) -> None:
+    def __init__(
+        self, base: str, table_id: str, token: str | None = None, send_buffer: int = 0
+    ) -> None:
         host, port = base.removeprefix("http://").split(":")
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        if send_buffer:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
         self.sock.settimeout(10)
         self.sock.connect((host, int(port)))
         key = base64.b64encode(os.urandom(16)).decode()
@@ -356,6 +360,14 @@ class Sleeper:
         self.status = int(head.split(b" ", 2)[1])
         if self.status == 101:
             self.sock.sendall(ws_frame(json.dumps({"type": "hello", "token": token})))
+
+    def read_until(self, marker: bytes, timeout: float = 20.0) -> bytes:
+        """Read until `marker` has arrived (or the connection ends); everything read."""
+        got = b""
+        self.sock.settimeout(timeout)
+        while marker not in got and (chunk := self.sock.recv(65536)):
+            got += chunk
+        return got
 
     def read_to_end(self, timeout: float = 30.0) -> tuple[int, str]:
         """Read everything the kernel holds for us, then how the connection ended:

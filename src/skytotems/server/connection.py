@@ -25,6 +25,7 @@ log = logging.getLogger("skytotems.server")
 
 Message = MutableMapping[str, Any]
 LINGER_RESET = struct.pack("ii", 1, 0)  # close() then drops unsent data and sends a reset
+POLICY_VIOLATION = 1008  # the close code of a socket that kept sending over its rate
 
 
 class Socket(Protocol):
@@ -42,6 +43,7 @@ class Transport(Protocol):
 
     def abort(self) -> None: ...
     def is_closing(self) -> bool: ...
+    def pause_reading(self) -> None: ...
     def get_extra_info(self, name: str, default: Any = None) -> Any: ...
 
 
@@ -113,12 +115,16 @@ class RawSocket:
             self.closed = True
             await self._send({"type": "websocket.close", "code": code})
 
-    def limit_send_buffer(self, nbytes: int) -> None:
-        """Cap the kernel's send buffer of this socket (it grows to megabytes otherwise)."""
+    def limit_buffers(self, send: int, receive: int) -> None:
+        """Cap the kernel's send and receive buffers of this socket (each grows to
+        megabytes otherwise: what a never-reading or a flooding peer pins)."""
         sock = self.transport.get_extra_info("socket") if self.transport else None
-        if sock is not None and nbytes > 0:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, nbytes)
+        if sock is None:
+            return
+        for option, nbytes in ((socket.SO_SNDBUF, send), (socket.SO_RCVBUF, receive)):
+            if nbytes > 0:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, option, nbytes)
 
     def abort(self) -> bool:
         """Drop the connection now, with whatever is buffered (a reset to the peer);
@@ -132,6 +138,13 @@ class RawSocket:
         self.closed = True
         self.transport.abort()
         return True
+
+    def stop_reading(self) -> None:
+        """Read nothing more from the peer (a flooder after its 1008): what it keeps
+        sending waits in the kernel, costing the server nothing, until the close."""
+        if self.transport is not None:
+            with contextlib.suppress(Exception):
+                self.transport.pause_reading()
 
     def is_closing(self) -> bool:
         """The transport is being closed (for instance by the server's keepalive, whose
@@ -226,6 +239,9 @@ class Conn:
             self.closing = True
             with contextlib.suppress(Exception):
                 await self.ws.close(code=self.close_code)
+            stop_reading = getattr(self.ws, "stop_reading", None)
+            if self.close_code == POLICY_VIOLATION and stop_reading is not None:
+                stop_reading()  # the close resumed reading; a flooder is not read again
 
 
 def stalled(

@@ -57,7 +57,7 @@ from starlette.websockets import WebSocketDisconnect
 from skytotems import Event, events_for, view
 
 from .bus import Ack
-from .connection import Conn, RawSocket, Socket, stalled
+from .connection import POLICY_VIOLATION, Conn, RawSocket, Socket, stalled
 from .errors import ServiceError
 from .schemas import CLIENT_MESSAGE, Act, Chat, Hello, Ping, Takeover, Undo
 from .service import TableService
@@ -232,9 +232,9 @@ def error_message(code: str, message: str, msg_id: Any = None) -> bytes:
 async def serve_socket(ws: Socket, table_id: str, service: TableService, hub: Hub) -> None:
     """One client's socket: hello, then actions until it closes."""
     settings = hub.settings
-    limit_send_buffer = getattr(ws, "limit_send_buffer", None)
-    if limit_send_buffer is not None:
-        limit_send_buffer(settings.send_buffer_bytes)
+    limit_buffers = getattr(ws, "limit_buffers", None)
+    if limit_buffers is not None:
+        limit_buffers(settings.send_buffer_bytes, settings.receive_buffer_bytes)
     await ws.accept()
     try:
         table = await service.get(table_id)
@@ -338,7 +338,7 @@ async def _receive_loop(
             return
         if not limits.message_allowed(key):
             if not limits.still_tolerated(key):
-                conn.close(1008)  # policy violation: it kept sending over the rate
+                conn.close(POLICY_VIOLATION)  # it kept sending over the rate
                 return
             conn.send(
                 error_message(

@@ -49,9 +49,10 @@ class Settings:
     and `ws_abuse_rate` refusals before the socket is closed with 1008;
     `hello_timeout_s` for a new socket's hello. A socket is cut (aborted) when more than
     `send_queue_limit` messages or `send_queue_bytes` wait for it, or when a message has
-    waited `send_stall_s` to be written; `send_buffer_bytes` caps its kernel send
-    buffer; `ws_ping_s` is the keepalive ping's period and its time to answer, and how
-    long a socket's close may wait on a buffer that does not drain before it is aborted.
+    waited `send_stall_s` to be written; `send_buffer_bytes` and `receive_buffer_bytes`
+    cap its kernel buffers; `ws_ping_s` is the keepalive ping's period and its time to
+    answer, and how long a socket's close may wait on a buffer that does not drain
+    before it is aborted.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -81,6 +82,7 @@ class Settings:
     hello_timeout_s: float = 5.0
     send_queue_bytes: int = 512 * 1024
     send_buffer_bytes: int = 64 * 1024
+    receive_buffer_bytes: int = 64 * 1024
     send_stall_s: float = 15.0
     ws_ping_s: float = 20.0
     ws_sockets_per_address: int = 100
@@ -190,6 +192,7 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_SEND_QUEUE_LIMIT": ("send_queue_limit", _count(1)),
     "SKYTOTEMS_SEND_QUEUE_BYTES": ("send_queue_bytes", _count(1)),
     "SKYTOTEMS_SEND_BUFFER_BYTES": ("send_buffer_bytes", _count(0)),
+    "SKYTOTEMS_RECEIVE_BUFFER_BYTES": ("receive_buffer_bytes", _count(0)),
     "SKYTOTEMS_SEND_STALL_S": ("send_stall_s", _positive()),
     "SKYTOTEMS_WS_PING_S": ("ws_ping_s", _positive()),
     "SKYTOTEMS_WS_SOCKETS_PER_ADDRESS": ("ws_sockets_per_address", _count(1)),
