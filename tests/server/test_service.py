@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -29,6 +30,7 @@ from skytotems.server.table import Table
 
 HUMAN = {"type": "human"}
 OPEN = {"type": "open"}
+BOT = {"type": "bot", "level": "random"}
 TWO = {"players": 2}
 
 
@@ -238,6 +240,34 @@ def test_a_clock_runs_out_then_the_other_player_hands_the_seat_to_a_bot(settings
         async with running(fast) as again:
             back = await again.service.get(table_id)
             assert (back.players[1].kind, back.players[1].level) == ("bot", "random")
+
+    run(scenario)
+
+
+def test_an_idle_sweep_that_comes_before_the_clocks_timer_still_announces_the_time_out(
+    settings: Settings,
+):
+    """On a busy server the idle sweep may find every human out of time before the
+    clocks' timer has run: the time-out is then stored and told with the abandonment."""
+    fast = replace(settings, clock_scale=0.002)  # a 0.36 s bank
+
+    async def scenario() -> None:
+        async with running(fast) as rt:
+            table, _ = await rt.service.create(TWO, [HUMAN, BOT], "fast")
+            assert table.clocks is not None
+            async with watching(rt, table, 0) as seen:
+                time.sleep(0.6)  # the loop is held: the clocks' timer cannot run first
+                assert await rt.service.abandon_if_idle(table)
+                await settle()
+                assert table.clocks.out[0]
+                notices = seen.notices()
+                timed_out = {"type": "time_out", "player": 0}
+                assert timed_out in notices
+                taken = {"type": "taken_over", "player": 0, "level": "random", "automatic": True}
+                assert notices.index(timed_out) < notices.index(taken)
+            table_id = table.id
+        async with running(fast) as again:
+            assert (await again.service.get(table_id)).clocks.out[0]  # type: ignore[union-attr]
 
     run(scenario)
 
