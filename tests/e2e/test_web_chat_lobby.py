@@ -189,3 +189,36 @@ def test_markup_in_names_and_messages_is_shown_as_text_and_never_run(
         assert page.locator(MADE).count() == 0, page.url
         assert page.evaluate("() => window.__x") is None, page.url
     assert dialogs == []
+
+
+def test_a_refused_message_stays_in_the_box_and_a_spectator_cannot_mute_themselves(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """Found trying the table as a new user: past the rate limit (5 messages in 10 s by
+    default) the toast said "wait", but the typed text had already been wiped; and a
+    spectator was offered "mute" beside their own messages (muting every spectator)."""
+    tid, _, _ = two_humans(live_server)
+    onlooker = pages.open(f"/table.html?t={tid}")
+    onlooker.get_by_role("tab", name="Table chat").click()
+    onlooker.get_by_role("log", name="Table chat").wait_for()
+    box = onlooker.get_by_role("textbox", name="Message to", exact=False)
+    said = 0
+    answered = (
+        "(n) => document.querySelectorAll('#chat-messages .chat-text').length === n"
+        " || document.getElementById('chat-input').value !== ''"
+        " || document.querySelector('.toast') !== null"
+    )
+    refusal = onlooker.get_by_text("Too many messages", exact=False)
+    for n in range(12):  # more than the rate allows; each waits for its answer
+        say(onlooker, f"message {n}")
+        onlooker.wait_for_function(answered, arg=n + 1)
+        if refusal.count():
+            break
+        said = n + 1
+    else:
+        raise AssertionError("the chat's rate limit never refused a message")
+    # the refused text is back in the box, ready to be sent again
+    assert box.input_value() == f"message {said}"
+    # the spectator's own messages offer no "mute" (it would hide their own words)
+    assert len(chat_texts(onlooker)) == said
+    assert onlooker.get_by_role("button", name="Mute spectator").count() == 0

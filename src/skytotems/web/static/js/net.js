@@ -136,7 +136,7 @@ export class TableSocket {
         this.callbacks.onState?.(message);
         break;
       case "chat":
-        this.callbacks.onChat?.(message.message);
+        this.callbacks.onChat?.(message.message, message.ack);
         break;
       case "error":
         this.callbacks.onError?.(message);

@@ -87,11 +87,12 @@ async function main() {
   let socket = null;
   const chat = new TableChat(document.getElementById("chat-panel"), {
     say: (text) => {
-      if (socket?.chat(text, myName() || t("chat.spectator")) == null) {
+      const id = socket?.chat(text, myName() || t("chat.spectator"));
+      if (id == null) {
         toast(t("error.offline_chat"), "error");
         return false;
       }
-      return true;
+      return id;
     },
   });
   let firstState = true;
@@ -220,14 +221,18 @@ async function main() {
         chat.setPlayer(message.player);
         chat.reset(message.chat);
       },
-      onChat: (message) => {
-        if (chat.add(message)) announce([t("chat.announce", { name: message.name, text: message.text })]);
+      onChat: (message, ack) => {
+        if (chat.add(message, ack)) announce([t("chat.announce", { name: message.name, text: message.text })]);
       },
       onState: (message) => {
         queue.push(message);
         pump();
       },
       onError: (message) => {
+        if (chat.refused(message.id)) {
+          toast(errorText(message.code, message.message), "error"); // only the chat was refused
+          return;
+        }
         screen.setBusy(false);
         if (message.code === "bad_token") {
           token = null;

@@ -22,7 +22,8 @@ function readMuted() {
 }
 
 export class TableChat {
-  /** `root`: the chat's tab panel; `say(text)`: sends a message, returns false if offline. */
+  /** `root`: the chat's tab panel; `say(text)`: sends a message, returns its id (the
+   * server's ack or refusal names it), or false if offline. */
   constructor(root, { say }) {
     this.root = root;
     this.say = say;
@@ -33,6 +34,8 @@ export class TableChat {
     this.selected = false; // the chat tab is showing
     this.unread = 0;
     this.messages = [];
+    this.sent = new Map(); // id of a message sent → its text, until acknowledged or refused
+    this.ownIds = new Set(); // ids of the messages this page said (a spectator has no seat)
     this.player = null;
     this.muted = readMuted();
     this.hidden = localStorage.getItem(HIDDEN) === "1";
@@ -72,7 +75,10 @@ export class TableChat {
       event.preventDefault();
       const text = this.input.value.trim();
       if (!text) return;
-      if (this.say(text) !== false) this.input.value = "";
+      const id = this.say(text);
+      if (id === false) return;
+      this.sent.set(id, text);
+      this.input.value = "";
     });
     this.body.append(this.list, this.mutedBox, this.form);
     this.root.append(this.title, this.body);
@@ -95,16 +101,34 @@ export class TableChat {
   /** The history a new connection gets in welcome (replaces what was shown). */
   reset(messages) {
     this.messages = [...(messages || [])];
+    this.sent.clear(); // a new connection numbers its messages afresh
     this.render();
   }
 
-  /** Show a new message; true when it should be read out (someone else's, not muted,
-   * said while the log is showing: the chat's own log region is hidden then). */
-  add(message) {
+  /** The server refused message `id` (too long, too many): its text goes back into the
+   * input, unless something new was typed since; true if `id` was a chat message. */
+  refused(id) {
+    if (!this.sent.has(id)) return false;
+    if (!this.input.value) this.input.value = this.sent.get(id);
+    this.sent.delete(id);
+    return true;
+  }
+
+  /** Is `message` this page's own (a seat's, or one this page said as a spectator)? */
+  isOwn(message) {
+    if (this.ownIds.has(message.id)) return true;
+    return message.channel === "players" && message.player === this.player && this.player !== null;
+  }
+
+  /** Show a new message (`ack`: the id this page sent it under, if it said it); true when
+   * it should be read out (someone else's, not muted, said while the log is showing: the
+   * chat's own log region is hidden then). */
+  add(message, ack = undefined) {
+    if (ack !== undefined && this.sent.delete(ack)) this.ownIds.add(message.id);
     if (this.messages.some((m) => m.id === message.id)) return false;
     this.messages.push(message);
     if (this.messages.length > KEPT) this.messages.splice(0, this.messages.length - KEPT);
-    const own = message.channel === "players" && message.player === this.player && this.player !== null;
+    const own = this.isOwn(message);
     const unseen = !this.selected && !own && !this.muted.has(message.name);
     if (unseen) this.unread += 1;
     this.render();
@@ -167,8 +191,7 @@ export class TableChat {
     const text = el("span", "chat-text", message.text); // text, never markup
     text.dataset.userContent = "";
     li.append(who, el("span", "chat-sep", t("log.colon")), text);
-    const mine = message.channel === "players" && message.player === this.player && this.player !== null;
-    if (!mine) {
+    if (!this.isOwn(message)) {
       const mute = button(t("chat.mute_short"), { className: "btn btn-small btn-quiet chat-mute", onClick: () => this.setMuted(message.name, true) });
       mute.setAttribute("aria-label", t("chat.mute", { name: message.name }));
       mute.dataset.tip = t("chat.mute", { name: message.name });
