@@ -55,6 +55,11 @@ def test_the_last_move_of_a_replay_shows_the_winner_and_the_score_sheet(
     totals = page.locator("#scoresheet table.scoresheet tr.total td")
     shown = [int(totals.nth(i).inner_text()) for i in range(totals.count())]
     assert shown == summary["result"]["totals"]
+    # the same sheet as the live table's, statistics included (clouds gained was missing)
+    live = pages.open(f"/table.html?t={summary['id']}", reduced_motion="reduce")
+    live.wait_for_selector("#scoresheet:not([hidden]) .stats")
+    expect(live.locator("#scoresheet .stats")).to_contain_text("Clouds gained")
+    expect(page.locator("#scoresheet .stats")).to_contain_text("Clouds gained")
     # the sheet, a modal dialog, took the focus; Escape gives it back to the controls
     expect(page.locator("#close-scoresheet")).to_be_focused()
     page.keyboard.press("Escape")

@@ -32,6 +32,11 @@ export async function startReplay(tableId) {
     // the record names the deck the game was played with (card names and missions)
     const record = await api.record(tableId).catch(() => null);
     if (record?.deck) screen.setDeck(record.deck);
+    // the score sheet's statistics the live table shows too (clouds gained)
+    api.stats(tableId).then((stats) => {
+      screen.extra.stats = stats;
+      screen.render();
+    }).catch(() => {});
     const first = await api.replayStep(tableId, 0);
     moves = first.moves;
     steps.set(0, first);
