@@ -222,3 +222,33 @@ def test_a_refused_message_stays_in_the_box_and_a_spectator_cannot_mute_themselv
     # the spectator's own messages offer no "mute" (it would hide their own words)
     assert len(chat_texts(onlooker)) == said
     assert onlooker.get_by_role("button", name="Mute spectator").count() == 0
+
+
+RAIL_TAB_BOXES = """() => {
+  const panel = document.getElementById('log-panel').getBoundingClientRect();
+  const boxes = [...document.querySelectorAll('.rail-tabs button')]
+    .filter((b) => b.offsetParent !== null)
+    .map((b) => { const r = b.getBoundingClientRect(); return [b.id, r.left, r.right]; });
+  return [panel.left, panel.right, boxes];
+}"""
+
+
+def test_the_log_and_chat_tabs_fit_their_panel_in_every_language(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """Found trying the table as a new user: in Portuguese "Ocultar conversa" ran out of
+    the panel at 1280x800, and on a phone it pushed the drawer's handle off the screen."""
+    tid, token, _ = two_humans(live_server)
+    for width, height in ((1280, 800), (390, 844), (360, 740)):
+        for lang in ("en", "ja", "pt"):
+            page = pages.open(f"/table.html?t={tid}&lang={lang}#seat={token}", width, height)
+            page.locator("#chat-toggle:not(:empty)").wait_for()
+            left, right, boxes = page.evaluate(RAIL_TAB_BOXES)
+            where = f"{lang} at {width}x{height}: {boxes}"
+            assert len(boxes) == (4 if width < 600 else 3), where
+            previous_right = left
+            for _name, box_left, box_right in boxes:
+                assert box_left >= previous_right - 0.5, f"buttons overlap, {where}"
+                assert box_right <= right + 0.5, f"a button leaves the panel, {where}"
+                previous_right = box_right
+            page.context.close()
