@@ -252,3 +252,27 @@ def test_the_log_and_chat_tabs_fit_their_panel_in_every_language(
                 assert box_right <= right + 0.5, f"a button leaves the panel, {where}"
                 previous_right = box_right
             page.context.close()
+
+
+def test_the_chat_and_the_log_keep_several_lines_in_sight_beside_four_players(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """Found trying the table as a new user: at 1280x800 beside four players' panels the
+    chat's messages had 61 px (three lines) and the log 97 px."""
+    created = live_server.post(
+        "/api/tables",
+        {
+            "options": {"players": 4},
+            "seats": [{"type": "human", "name": n} for n in ("Aiko", "Bruno", "Chen", "Dara")],
+        },
+    )
+    tid, token = created["table"]["id"], created["tokens"][0]["token"]
+    page = pages.open(f"/table.html?t={tid}#seat={token}")
+    page.get_by_role("tab", name="Table chat").click()
+    chat = page.get_by_role("log", name="Table chat")
+    chat.scroll_into_view_if_needed()
+    line = 20  # px: a message of one line at the chat's size
+    assert (chat.bounding_box() or {"height": 0})["height"] >= 6 * line
+    page.get_by_role("tab", name="Game log").click()
+    log = page.locator("#log")
+    assert (log.bounding_box() or {"height": 0})["height"] >= 6 * line
