@@ -206,7 +206,7 @@ def test_a_refused_message_stays_in_the_box_and_a_spectator_cannot_mute_themselv
     answered = (
         "(n) => document.querySelectorAll('#chat-messages .chat-text').length === n"
         " || document.getElementById('chat-input').value !== ''"
-        " || document.querySelector('.toast') !== null"
+        " || document.querySelector('.toast-item') !== null"
     )
     refusal = onlooker.get_by_text("Too many messages", exact=False)
     for n in range(12):  # more than the rate allows; each waits for its answer
