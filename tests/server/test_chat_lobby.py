@@ -6,16 +6,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import httpx
 import pytest
 from test_service import run, settle, until, watching
-from wsclient import Client, ThreadServer, create_table, wait_for
+from wsclient import (
+    Client,
+    ThreadServer,
+    clients_for,
+    create_table,
+    reach_first_turn,
+    run_async,
+    wait_for,
+)
 
 from skytotems import score_sheet, view
 from skytotems.rules.scoring import SOLO_BANDS, solo_band
+from skytotems.server import store
 from skytotems.server.app import running
+from skytotems.server.cache import TableCache
 from skytotems.server.errors import ServiceError
+from skytotems.server.lobby import Lobby
 from skytotems.server.settings import Settings
 
 HUMAN = {"type": "human"}
@@ -143,6 +155,37 @@ def test_private_tables_stay_out_of_the_lobby_and_to_move_names_whose_turn_it_is
     wait_for(lambda: httpx.get(url).json()["to_move"] == [0])
     waiting = next(t for t in listed if t["id"] == public["table"]["id"])
     assert waiting["to_move"] == []
+
+
+def test_the_lobby_read_back_from_the_database_equals_the_one_from_memory(
+    server: ThreadServer, db_url: str
+):
+    """A process holding none of the tables (a fresh cache on the same database) lists
+    the same summaries as the one that plays them: seq, moves after an undo, whose turn
+    it is, seats and status are all read back from the stored tables and logs."""
+    create_table(server.base, [HUMAN, OPEN])
+    create_table(server.base, [HUMAN, BOT], listed=False)
+    game = create_table(server.base, [HUMAN, HUMAN])
+    with clients_for(server.base, game) as clients:
+        mover = reach_first_turn(clients)
+        assert mover.act(mover.view["legal_actions"][0])["type"] == "state"
+        undone = mover.state is not None and mover.state["undo"]["last"]
+        if undone:  # (unless that move revealed something)
+            assert mover.undo()["type"] == "state"
+    shown = httpx.get(server.base + "/api/tables?status=open").json()["tables"]
+    assert [t["status"] for t in shown] == ["playing", "waiting"]
+    # an undo is an entry of the log that takes a move back: two entries, no move
+    assert shown[0]["move"] == shown[0]["seq"] - (2 if undone else 0)
+
+    async def read_back() -> list[dict[str, Any]]:
+        engine = store.make_engine(db_url)
+        try:
+            lobby = Lobby(engine, TableCache(engine, 1.0, 4))
+            return await lobby.open_tables(50)
+        finally:
+            engine.dispose()
+
+    assert run_async(read_back()) == shown
 
 
 def test_a_finished_solo_game_gives_the_solo_total_and_band_and_private_records_stay_out(

@@ -36,6 +36,7 @@ from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
 from .hub import __doc__ as PROTOCOL_DOC
 from .leases import AdvisoryLeases, LeaseKeeper, Leases, LocalLeases
+from .lobby import Lobby
 from .metrics import Metrics
 from .readiness import Readiness
 from .schemas import (
@@ -73,6 +74,7 @@ class Runtime:
     replays: ReplayCache
     readiness: Readiness
     metrics: Metrics
+    lobby: Lobby
 
 
 class SkyTotemsApp(FastAPI):
@@ -164,6 +166,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
             ReplayCache(settings.replay_cache_size),
             readiness,
             metrics,
+            Lobby(engine, service.tables),
         )
     finally:
         await keeper.close()
@@ -302,14 +305,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lobby(
         rt: Rt, status: Literal["open", "finished"] = "open", limit: int = 50
     ) -> dict[str, Any]:
-        """Tables by status: open (waiting or playing, from memory) or finished (records)."""
+        """Tables by status: open (waiting or playing) or finished (records), newest
+        first, as stored in the database (the same on every process)."""
         limit = max(1, min(limit, 200))
         if status == "finished":
             return {"tables": await rt.archive.finished(limit)}
         # listed tables only: a private game's players find it through their tokens
-        shown = [t for t in rt.service.tables.active.values() if t.listed]
-        tables = sorted(shown, key=lambda t: -t.created_ms)[:limit]
-        return {"tables": [t.summary() for t in tables]}
+        return {"tables": await rt.lobby.open_tables(limit)}
 
     @app.get("/api/tables/{table_id}", response_model=TableSummary, tags=["tables"])
     async def table_summary(table_id: str, rt: Rt) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    func,
     insert,
     select,
     text,
@@ -312,6 +313,76 @@ def list_tables(conn: Connection, status: str, limit: int) -> list[dict[str, Any
         )
         out.append(dict(r, seats=[dict(s) for s in seats]))
     return out
+
+
+# what the lobby reads of a table: its public columns, plus what rebuilding it needs
+_LOBBY_COLUMNS = (
+    "id", "options", "status", "clock", "created_ms", "finished_ms", "result", "listed",
+    "abandoned", "version", "seed", "deck_id",
+)  # fmt: skip
+
+
+def open_listed(conn: Connection, limit: int) -> list[dict[str, Any]]:
+    """The newest `limit` listed tables waiting or playing, each with its seats and its
+    log's length (`seq`): one statement, so one consistent snapshot of committed data on
+    every database (the lobby of every process reads it, not its own memory)."""
+    seq = (
+        select(func.coalesce(func.max(ACTIONS.c.seq), 0))
+        .where(ACTIONS.c.table_id == TABLES.c.id)
+        .scalar_subquery()
+        .label("seq")
+    )
+    newest = (
+        select(*(TABLES.c[name] for name in _LOBBY_COLUMNS), seq)
+        .where(TABLES.c.status.in_(("waiting", "playing")), TABLES.c.listed)
+        .order_by(TABLES.c.created_ms.desc(), TABLES.c.id)
+        .limit(limit)
+        .subquery()
+    )
+    statement = (
+        select(newest, SEATS.c.player, SEATS.c.name, SEATS.c.kind, SEATS.c.level)
+        .join(SEATS, SEATS.c.table_id == newest.c.id)
+        .order_by(newest.c.created_ms.desc(), newest.c.id, SEATS.c.player)
+    )
+    tables: dict[str, dict[str, Any]] = {}
+    for r in conn.execute(statement).mappings():
+        table = tables.get(r["id"])
+        if table is None:
+            table = tables[r["id"]] = {c: r[c] for c in (*_LOBBY_COLUMNS, "seq")}
+            table["seats"] = []
+        seat = {"player": r["player"], "name": r["name"], "kind": r["kind"], "level": r["level"]}
+        table["seats"].append(dict(seat, token_hash=None))
+    return list(tables.values())
+
+
+def log_prefixes(conn: Connection, lengths: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
+    """Each table's first `lengths[table]` log entries (the log is append-only: they are
+    the entries it had when that length was read)."""
+    out: dict[str, list[dict[str, Any]]] = {table_id: [] for table_id in lengths}
+    if not lengths:
+        return out
+    rows = conn.execute(
+        select(
+            ACTIONS.c.table_id,
+            ACTIONS.c.seq,
+            ACTIONS.c.player,
+            ACTIONS.c.kind,
+            ACTIONS.c.data,
+            ACTIONS.c.at_ms,
+        )
+        .where(ACTIONS.c.table_id.in_(list(lengths)))
+        .order_by(ACTIONS.c.table_id, ACTIONS.c.seq)
+    ).mappings()
+    for r in rows:
+        if r["seq"] <= lengths[r["table_id"]]:
+            out[r["table_id"]].append({k: r[k] for k in ("seq", "player", "kind", "data", "at_ms")})
+    return out
+
+
+def load_decks(conn: Connection, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Deck files by id."""
+    rows = conn.execute(select(DECKS.c.id, DECKS.c.data).where(DECKS.c.id.in_(list(ids))))
+    return {str(key): data for key, data in rows}
 
 
 def _complete(conn: Connection, row: dict[str, Any]) -> StoredTable:
