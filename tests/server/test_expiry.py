@@ -75,17 +75,17 @@ def test_a_table_being_closed_can_still_be_looked_up(
     """While the expiry's write waits for the database, the table's status already says
     expired in memory but it is still among the open tables: looking it up must not fail,
     and it answers once the expiry is committed (never an uncommitted status)."""
-    server = start_server()
-    table_id = create_table(server.base, [HUMAN, OPEN])["table"]["id"]
-    server.stop()
+    # the table is made on the closing server itself, so no (possibly slow) start lies
+    # between its creation and the lock: it expires 6 s after creation, under the lock
+    closing = start_server(waiting_expiry_s=6.0)
+    table_id = create_table(closing.base, [HUMAN, OPEN])["table"]["id"]
     got: dict[str, httpx.Response] = {}
 
     def look_up() -> None:
         got["summary"] = httpx.get(f"{closing.base}/api/tables/{table_id}", timeout=30)
 
     with tables_locked(db_url):  # the expiry's commit waits
-        closing = start_server(waiting_expiry_s=2.0)
-        time.sleep(5.0)  # well past the expiry, even on a loaded machine: the sweep has begun
+        time.sleep(8.0)  # past the expiry: the sweep has begun to close it
         reader = threading.Thread(target=look_up)
         reader.start()
         reader.join(1.0)
