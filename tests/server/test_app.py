@@ -12,7 +12,15 @@ import httpx
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import insert
-from wsclient import Client, ThreadServer, create_table, db_rows, play_until, reach_first_turn
+from wsclient import (
+    Client,
+    ThreadServer,
+    create_table,
+    db_rows,
+    play_until,
+    reach_first_turn,
+    run_async,
+)
 
 from skytotems.cli.serve import serve
 from skytotems.server import store
@@ -77,7 +85,7 @@ def test_writer_groups_commits_and_isolates_a_failing_write(db_url: str):
         assert writer.commits < writer.writes  # writes queued together share a commit
         return results
 
-    results = asyncio.run(run())
+    results = run_async(run())
     assert results[:200] == [None] * 200
     assert isinstance(results[200], Exception)  # the unique (table, seq) refused it
     rows = db_rows(db_url, "SELECT seq FROM actions ORDER BY seq")

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import text
+from wsclient import run_async
 
 from skytotems.server import store
 from skytotems.server.leases import AdvisoryLeases, LeaseKeeper, LocalLeases, lease_key
@@ -67,13 +68,13 @@ def test_of_two_guarded_changes_from_one_version_exactly_one_is_stored(db_url: s
     for round_ in range(5):
         a = store.Write(guard=store.Guard("t1", round_, {"updated_ms": 1}))
         b = store.Write(guard=store.Guard("t1", round_, {"updated_ms": 2}))
-        outcomes = asyncio.run(two_writers(db_url, a, b))
+        outcomes = run_async(two_writers(db_url, a, b))
         conflicts = [o for o in outcomes if isinstance(o, store.Conflict)]
         assert len(conflicts) == 1, outcomes
     # a move: the log entry and the guard together; a duplicate seq is a Conflict too
     a = store.Write((entry("t2", 1),), guard=store.Guard("t2", 0))
     b = store.Write((entry("t2", 1),))
-    outcomes = asyncio.run(two_writers(db_url, a, b))
+    outcomes = run_async(two_writers(db_url, a, b))
     assert sum(isinstance(o, store.Conflict) for o in outcomes) == 1, outcomes
     with engine.connect() as conn:
         assert store.table_version(conn, "t1") == 5
@@ -106,7 +107,7 @@ def test_a_conflict_in_a_group_commit_sinks_only_its_own_write(db_url: str):
         finally:
             await asyncio.to_thread(writer.stop)
 
-    outcomes = asyncio.run(scenario())
+    outcomes = run_async(scenario())
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], store.Conflict)
     with engine.connect() as conn:
@@ -181,14 +182,14 @@ def test_advisory_leases_one_holder_at_a_time_and_taken_over_when_it_is_gone(
         assert await third.acquire(["open1"]) == ["open1"]
         await third.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
     engine.dispose()
 
 
 def test_one_process_on_sqlite_drives_every_table():
     leases = LocalLeases()
-    assert leases.holds("any") and asyncio.run(leases.acquire(["a", "b"])) == ["a", "b"]
-    assert asyncio.run(leases.survey()) is None
+    assert leases.holds("any") and run_async(leases.acquire(["a", "b"])) == ["a", "b"]
+    assert run_async(leases.survey()) is None
 
 
 @pytest.mark.parametrize("table_id", ["a", "x" * 32, "Zx9_-"])
