@@ -103,8 +103,8 @@ def test_a_seq_taken_by_another_writer_is_stale_and_the_cache_is_rebuilt(
 ):
     """Another writer takes the next seq first (as a second server process could): the
     unique (table, seq) refuses our write, the mover is answered `stale`, and every
-    socket gets the state rebuilt from the stored log, which holds the other writer's
-    move (the move is not tried again: its view is out of date)."""
+    socket gets the events of the other writer's move from the stored log (the stored
+    move, not ours; the move is not tried again: its view is out of date)."""
     table = create_table(server.base, [{"type": "human"}, {"type": "human"}])
     table_id = table["table"]["id"]
     clients = [Client(server.base, table_id, table["token_of"][p]) for p in (0, 1)]
@@ -128,7 +128,8 @@ def test_a_seq_taken_by_another_writer_is_stale_and_the_cache_is_rebuilt(
     reply = mover.act(ours)
     assert reply["type"] == "error" and reply["code"] == "stale"
     state = mover.state  # sent before the error: the store's state, from its log
-    assert state is not None and state["reset"] and state["seq"] == seq + 1
+    assert state is not None and not state.get("reset") and state["seq"] == seq + 1
+    assert state["events"] and state["events"][0]["seat"] == theirs["seat"]
     stored = db_rows(
         db_url,
         "SELECT data FROM actions WHERE table_id = :id AND seq = :seq",

@@ -58,7 +58,7 @@ def test_server_modules_import_each_other_without_a_cycle():
 
 def test_the_service_publishes_through_the_bus_and_never_imports_the_hub():
     edges = graph("server")
-    for module in ("service", "table", "archive", "errors", "bus", "autoplay", "store"):
+    for module in ("service", "table", "archive", "errors", "bus", "autoplay", "store", "catchup"):
         assert "skytotems.server.hub" not in edges[f"skytotems.server.{module}"], module
         assert "skytotems.server.app" not in edges[f"skytotems.server.{module}"], module
 
@@ -85,3 +85,22 @@ def test_running_the_server_does_not_load_the_command_line():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert "--db" in out and out.strip().endswith("[]")
+
+
+def test_one_process_without_redis_never_loads_redis(tmp_path: Path):
+    """The embedded default (no --redis) runs exactly as before: starting and stopping
+    the server does not even import the Redis bus or its client library."""
+    code = (
+        "import asyncio, sys\n"
+        "from skytotems.server import Settings\n"
+        "from skytotems.server.app import running\n"
+        "async def main():\n"
+        f"    async with running(Settings(db_url='sqlite:///{tmp_path}/s.db', static_dir=None)):\n"
+        "        pass\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'redis' or 'redisbus' in m))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"

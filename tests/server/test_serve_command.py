@@ -19,11 +19,20 @@ import pytest
         (["--db", "notaurl"], "--db"),
         (["--db", "sqlite:////no/such/dir/x.db"], "--db"),
         (["--log-level", "nonsense"], "--log-level"),
+        (["--redis", "http://127.0.0.1:6379/0"], "--redis"),
+        (["--redis", "redis://"], "--redis"),
+        (["--redis", "redis://127.0.0.1:99999/0"], "--redis"),
+        (["SKYTOTEMS_REDIS=memcached://127.0.0.1"], "--redis"),
     ],
 )
 def test_bad_serve_arguments_are_usage_errors(args: list[str], option: str, tmp_path: Path):
+    env = dict(os.environ)
+    env.update(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))
+    args = [a for a in args if a.startswith("-") or "=" not in a]
     command = [sys.executable, "-c", "from skytotems.cli import main; main()", "serve", *args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env
+    )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]

@@ -133,8 +133,10 @@ class ThreadServer:
 class ProcessServer(ServerProcess):
     """`python -m skytotems.server` in a child process (for restart and kill -9 tests)."""
 
-    def __init__(self, db_url: str, env: dict[str, str] | None = None) -> None:
-        super().__init__(db_url, {**UNLIMITED_RATES, **(env or {})}, cwd=REPO)
+    def __init__(
+        self, db_url: str, env: dict[str, str] | None = None, redis_url: str | None = None
+    ) -> None:
+        super().__init__(db_url, {**UNLIMITED_RATES, **(env or {})}, cwd=REPO, redis_url=redis_url)
 
 
 def create_table(base: str, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
@@ -31,6 +31,7 @@ from .api_docs import add_api_docs
 from .archive import Archive, ReplayCache
 from .autoplay import Autoplay
 from .bots import BotPool
+from .bus import Publisher
 from .errors import ServiceError, storage_unreachable
 from .http_limits import BodyTooLarge, HttpLimits
 from .hub import Hub, RawSocket, serve_socket
@@ -56,6 +57,9 @@ from .service import TableService
 from .settings import Settings
 from .table import Table
 
+if TYPE_CHECKING:
+    from .redisbus import RedisBus
+
 DESCRIPTION = (
     "HTTP API of the Sky Totems server: create and join tables, read views, records "
     "and statistics. Play happens on the WebSocket `/ws/tables/{table_id}` (not listed "
@@ -75,6 +79,7 @@ class Runtime:
     readiness: Readiness
     metrics: Metrics
     lobby: Lobby
+    bus: RedisBus | None = None  # the bus to the other processes (with --redis)
 
 
 class SkyTotemsApp(FastAPI):
@@ -135,25 +140,34 @@ def _seat_of(table: Table, token: str | None) -> int | None:
 async def running(settings: Settings) -> AsyncIterator[Runtime]:
     """Everything the server runs, started in order and stopped in reverse: the database
     (migrated), the writer thread, the hub, the bot workers, the table service (every
-    unfinished table reloaded) and its bots and clocks."""
+    unfinished table reloaded) and its bots and clocks. With a Redis URL, changes are
+    also published to the other processes, and theirs caught up from the database."""
     engine = store.make_engine(settings.db_url, settings.sqlite_synchronous)
     await asyncio.to_thread(store.migrate, engine)
     writer = store.Writer(engine)
     writer.start(asyncio.get_running_loop())
     hub = Hub(settings)
     hub.start()
+    bus = None
+    publisher: Publisher = hub
+    if settings.redis_url is not None:
+        from .redisbus import Fanout, RedisBus  # redis is loaded only when it is used
+
+        bus = publisher = RedisBus(settings.redis_url, settings.redis_channel, hub)
     bots = BotPool(settings.bot_workers)
     # one process alone on SQLite drives every table; on PostgreSQL, leases say which
     leases: Leases = (
         AdvisoryLeases(engine) if engine.dialect.name == "postgresql" else LocalLeases()
     )
-    service = TableService(settings, engine, writer, hub, leases)
+    service = TableService(settings, engine, writer, publisher, leases, local=hub)
     metrics = service.metrics = serve_metrics(service, hub, writer)
-    # the database is always checked; a Redis client, when there is one, joins it through
-    # readiness.watch("redis", client)
+    # the database is always checked, and Redis too when this process uses it
     readiness = Readiness(engine)
     autoplay = Autoplay(service, bots)
     keeper = LeaseKeeper(leases, service, settings.lease_poll_s)
+    if bus is not None:
+        bus.start(Fanout(service))
+        readiness.watch("redis", bus)
     try:
         await keeper.tick()  # the tables nobody drives are adopted before the sweeps
         await service.start()
@@ -167,11 +181,14 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
             readiness,
             metrics,
             Lobby(engine, service.tables),
+            bus,
         )
     finally:
         await keeper.close()
         await autoplay.close()
         await service.close()
+        if bus is not None:
+            await bus.close()
         await hub.close()
         await asyncio.to_thread(writer.stop)
         bots.shutdown()

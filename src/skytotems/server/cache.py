@@ -49,6 +49,10 @@ class TableCache:
             self.active[table.id] = table
         return tables
 
+    def holds(self, table_id: str) -> bool:
+        """Whether this process has the table in memory (or is loading it)."""
+        return table_id in self.active or table_id in self.finished or table_id in self._loading
+
     def held(self, table_id: str) -> Table | None:
         """The table if it is in memory (never loaded for the asking); a copy replaced by
         a read-back is outdated."""

@@ -37,6 +37,22 @@ def _check_db_url(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
+def _check_redis_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A Redis URL redis-py can connect with (redis://, rediss:// or unix://), naming a
+    host or a socket; nothing is connected yet."""
+    if value is None:
+        return None
+    from redis.connection import parse_url
+
+    try:
+        parts = parse_url(value)  # type: ignore[no-untyped-call]
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is not a usable Redis URL ({exc})") from None
+    if not parts.get("host") and not parts.get("path"):
+        raise click.BadParameter(f"{value!r} names no Redis host (redis://HOST:6379/0)")
+    return value
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -57,6 +73,15 @@ def _check_db_url(ctx: click.Context, param: click.Parameter, value: str) -> str
     help="SQLAlchemy database URL (default: the SQLite file skytotems.db here).",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    envvar="SKYTOTEMS_REDIS",
+    callback=_check_redis_url,
+    help="Redis URL (redis://HOST:6379/0) through which several server processes on one "
+    "PostgreSQL database share their tables (docs/scale-out.md); default: none, one process.",
+)
+@click.option(
     "--bot-workers",
     default=1,
     show_default=True,
@@ -70,7 +95,9 @@ def _check_db_url(ctx: click.Context, param: click.Parameter, value: str) -> str
     type=click.Choice(LOG_LEVELS, case_sensitive=False),
     help="uvicorn log level.",
 )
-def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -> None:
+def serve(
+    host: str, port: int, db_url: str, redis_url: str | None, bot_workers: int, log_level: str
+) -> None:
     """Run the game server: the browser game at /, the API under /api, play on /ws."""
     import uvicorn
 
@@ -78,7 +105,7 @@ def serve(host: str, port: int, db_url: str, bot_workers: int, log_level: str) -
     from .settings import SettingError, Settings
 
     try:
-        settings = Settings.from_env(db_url=db_url, bot_workers=bot_workers)
+        settings = Settings.from_env(db_url=db_url, redis_url=redis_url, bot_workers=bot_workers)
     except SettingError as exc:
         raise click.UsageError(f"environment variable {exc}") from None
     app = create_app(settings)

@@ -245,6 +245,9 @@ async def serve_socket(ws: Socket, table_id: str, service: TableService, hub: Hu
         return
     except (WebSocketDisconnect, TimeoutError):
         return
+    if hello.seq is not None and hello.seq > (await service.get(table_id)).seq:
+        # seen through another process that is ahead of this one's copy: read it first
+        await service.catch_up(table_id)
     table = await service.committed(table_id)  # never a state whose commit is pending
     player: int | None = None
     if hello.token is not None:

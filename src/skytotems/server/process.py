@@ -44,8 +44,10 @@ class ServerProcess:
         log_path: Path | None = None,
         cwd: Path | None = None,
         start_timeout: float = 30.0,
+        redis_url: str | None = None,
     ) -> None:
         self.db_url = db_url
+        self.redis_url = redis_url  # several processes: their shared Redis
         self.env = env or {}
         self.log_path = log_path
         self.cwd = cwd
@@ -64,6 +66,8 @@ class ServerProcess:
             "--host", "127.0.0.1", "--port", str(self.port),
             "--db", self.db_url, "--log-level", "warning",
         ]  # fmt: skip
+        if self.redis_url is not None:
+            command += ["--redis", self.redis_url]
         log: IO[bytes] | None = self.log_path.open("wb") if self.log_path else None
         try:
             self.proc = subprocess.Popen(

@@ -6,18 +6,22 @@ cached game, commit it through the writer, and only then publish it through the
 `Publisher` (an action is acknowledged only after its commit). Every commit is guarded
 by the table's version (`store.Guard`; a log entry also by the unique `(table, seq)`),
 so with several processes on one database, a change made on a copy older than the
-stored table is refused: the copy is read back, everyone here is sent the fresh state,
-and the change is tried once more on it (a move made on a view that is now out of date
-is answered `stale`). If the commit fails otherwise, the cache is rebuilt from the
-database and the sender gets an error. The work no player's message drives (bot
-moves, clocks) listens to changes (`autoplay.Autoplay`) on the tables whose lease this
-process holds (`leases`); the tables in memory are kept by `cache.TableCache`.
+stored table is refused: the copy is read back, everyone here is sent what was stored
+since the state they were shown (the other process's entries' events), and the change
+is tried again on it (a move made on a view that is now out of date is answered
+`stale`). If the commit fails otherwise, the cache is rebuilt from the database and the
+sender gets an error. What other processes stored is folded into the copies here
+(`catch_up`), on their notice through the Redis bus or at the lease survey. The work no
+player's message drives (bot moves, clocks) listens to changes (`autoplay.Autoplay`) on
+the tables whose lease this process holds (`leases`); the tables in memory are kept by
+`cache.TableCache`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -47,12 +51,13 @@ from . import store
 from .bots import BOT_LEVELS
 from .bus import GuardedPublisher, Publisher
 from .cache import TableCache
+from .catchup import fold_changes
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
 from .leases import Leases, LocalLeases
 from .metrics import NO_METRICS, ServiceMetrics
 from .settings import Settings
-from .table import Player, Step, Table, hash_token
+from .table import CLOSED, Player, Step, Table, hash_token
 
 log = logging.getLogger("skytotems.server")
 
@@ -87,11 +92,15 @@ class TableService:
         writer: store.Writer,
         publisher: Publisher,
         leases: Leases | None = None,
+        local: Publisher | None = None,
     ) -> None:
+        """`publisher` announces this process's changes (to every process, with several);
+        `local` shows this process's sockets what it learns from the database."""
         self.settings = settings
         self.writer = writer
         self.publisher = GuardedPublisher(publisher)
         self.leases: Leases = leases or LocalLeases()
+        self.local = GuardedPublisher(local) if local is not None else self.publisher
         self.listeners: list[ChangeListener] = []
         self.metrics: ServiceMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
@@ -141,12 +150,13 @@ class TableService:
                 return table
             # the commit failed and the table was read back from the store: use that one
 
-    async def _reload(self, table: Table) -> Table | None:
+    async def _reload(self, table: Table, shown_seq: int | None = None) -> Table | None:
         """After a failed commit, or a change stored by another process: forget the cache
         and read the table back, now or (the database unreachable) as soon as it answers
-        again, so that its bots and clocks resume by themselves once it is back; everyone
-        here starts again from the stored state. Returns the fresh copy (None: left to
-        the recovery)."""
+        again, so that its bots and clocks resume by themselves once it is back. This
+        process's sockets, which were shown `shown_seq`, get what the log holds since (or,
+        without it, start again from the stored state). Returns the fresh copy (None:
+        left to the recovery)."""
         if self.tables.held(table.id) is table:
             self.tables.forget(table.id)
         if table.timer is not None:  # the fresh copy's clocks arm their own
@@ -160,11 +170,14 @@ class TableService:
             if self._recoverer is None or self._recoverer.done():
                 self._recoverer = asyncio.get_running_loop().create_task(self._recover())
             return None
-        self._reloaded(fresh)
+        self._reloaded(fresh, shown_seq)
         return fresh
 
-    def _reloaded(self, fresh: Table) -> None:
-        self.publisher.publish(fresh, [], [], reset=True)  # everyone starts again from the store
+    def _reloaded(self, fresh: Table, shown_seq: int | None = None) -> None:
+        events = None if shown_seq is None else fresh.events_since(shown_seq)
+        if events is not None and shown_seq == 0:  # the deal was shown with the first view
+            events = events[len(fresh.game.setup_events) :]
+        self.local.publish(fresh, events or [], [], reset=events is None)
         self._after_change(fresh)
 
     async def _recover(self, retry_s: float = 0.5) -> None:
@@ -205,9 +218,7 @@ class TableService:
         table = await self.get(table_id)
         fresh = await asyncio.to_thread(self.tables.stored_version, table_id)
         if fresh is not None and fresh > table.version:
-            async with table.lock:
-                if self.tables.held(table_id) is table and fresh > table.version:
-                    table = await self._reload(table) or table
+            await self.catch_up(table_id, version=fresh)
         await self._adopted(self.tables.held(table_id) or table)
 
     async def _adopted(self, table: Table) -> None:
@@ -233,17 +244,16 @@ class TableService:
 
     async def refresh(self, open_versions: dict[str, int]) -> None:
         """Catch the tables in memory up with the stored ones (`open_versions`: each open
-        table's stored version, as the lease keeper read them)."""
+        table's stored version, as the lease keeper read them): their sockets are shown
+        the new entries' events, as with a notice on the bus (`catch_up`)."""
         for table in list(self.tables.active.values()):
             stored = open_versions.get(table.id)
             if stored is None:  # closed since, or created after that read: ask again
                 stored = await asyncio.to_thread(self.tables.stored_version, table.id)
             if stored is None or stored <= table.version:
                 continue
-            async with table.lock:
-                if self.tables.held(table.id) is table and stored > table.version:
-                    with contextlib.suppress(ServiceError):
-                        await self._reload(table)
+            with contextlib.suppress(ServiceError):
+                await self.catch_up(table.id, version=stored)
         for table_id in open_versions:
             if self.leases.holds(table_id) and self.tables.held(table_id) is None:
                 await self.adopt(table_id)  # a key shared with a table held already
@@ -255,6 +265,54 @@ class TableService:
         for table in list(self.tables.active.values()):
             self._after_change(table)
 
+    # ------------------------------------------------------------ catching up
+
+    async def catch_up(
+        self,
+        table_id: str,
+        notices: list[dict[str, Any]] | None = None,
+        chat: bool = False,
+        seq: int | None = None,
+        version: int | None = None,
+    ) -> None:
+        """Bring this process's copy of a table (if it holds one) up to the database after
+        another process changed it (up to `seq`, or to the stored `version`, or anything),
+        and show this process's sockets the new entries, in seq order, with that
+        process's `notices` (and, when `chat`, the chat said there), through the local
+        hub only (the other processes read the database themselves)."""
+        if not self.tables.holds(table_id):
+            return
+        notices = notices or []
+        while True:
+            table = await self.get(table_id)
+            async with table.lock:
+                if self.tables.held(table_id) is not table:
+                    continue  # read back meanwhile: catch up the copy now held
+                if seq is not None and seq <= table.seq and not notices and not chat:
+                    return  # a move this copy already holds (read with an earlier one)
+                if version is not None and version <= table.version:
+                    return  # a change this copy already holds
+                history = self.settings.chat_history if chat else None
+                read = functools.partial(
+                    store.load_changes, table_id=table_id, after_seq=table.seq, chat=history
+                )
+                changes = await asyncio.to_thread(store.read_snapshot, self.tables.engine, read)
+                if changes is None:
+                    return
+                shown_seq = table.seq
+                caught = fold_changes(table, changes, self.settings.clock_scale, history or 0)
+                if caught is None:
+                    await self._reload(table, shown_seq)
+                    return
+                if caught.entries or caught.changed or notices:
+                    self.local.publish(table, caught.events, notices, reset=caught.reset)
+                for message in caught.chat:
+                    self.local.publish_chat(table, message)
+                if table.status in CLOSED:
+                    self.tables.remember(table)
+            if caught.entries or caught.changed:
+                self._after_change(table)
+            return
 
     # --------------------------------------------------------------- expiring
 
@@ -689,16 +747,17 @@ class TableService:
     async def _commit(self, table: Table, write: store.Write) -> Any:
         """Store `write` (made on `table`, whose lock the caller holds); the table's
         version counts it. Refused as made on an outdated copy: `Outdated`, the table
-        read back."""
+        read back and this process's sockets shown the events stored since the seq they
+        were shown (no reset)."""
         try:
             result = await self.writer.submit(write)
         except store.Conflict:
             log.info("skytotems: table %s was changed elsewhere; reading it back", table.id)
-            await self._reload(table)
+            await self._reload(table, table.seq - len(write.entries))
             raise Outdated() from None
         except Exception:
             log.exception("skytotems: commit failed on table %s; reloading it", table.id)
-            await self._reload(table)
+            await self._reload(table, table.seq - len(write.entries))
             raise ServiceError(
                 "storage", "the server could not store that; try again", 503
             ) from None

@@ -43,6 +43,7 @@ class Settings:
     `lease_poll_s` (several processes on PostgreSQL, docs/scale-out.md): how often a
     process looks for tables whose driving process died (it takes their leases over)
     and catches its tables in memory up with the database.
+
     Table sockets (server/ws_limits.py, server/connection.py): `ws_sockets_per_address`
     open sockets and `ws_handshake_rate` new ones per client address (429 before the
     upgrade); `ws_message_rate` messages per socket (more are answered `rate_limited`)
@@ -53,6 +54,10 @@ class Settings:
     cap its kernel buffers; `ws_ping_s` is the keepalive ping's period and its time to
     answer, and how long a socket's close may wait on a buffer that does not drain
     before it is aborted.
+
+    Scale-out (docs/scale-out.md): `redis_url` (None: one process, the in-process hub)
+    is the Redis through which several processes tell each other that a table changed;
+    `redis_channel` is the pub/sub channel they share (one per deployment on a Redis).
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -89,6 +94,8 @@ class Settings:
     ws_handshake_rate: str = "120/minute"
     ws_message_rate: str = "40/2 seconds"
     ws_abuse_rate: str = "40/10 seconds"
+    redis_url: str | None = None
+    redis_channel: str = "skytotems"
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -168,6 +175,12 @@ def _synchronous(raw: str) -> str:
     return mode
 
 
+def _channel(raw: str) -> str:
+    if not raw.strip():
+        raise ValueError("must name a channel")
+    return raw
+
+
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 HOUR = 3600.0
 
@@ -199,4 +212,5 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_WS_HANDSHAKE_RATE": ("ws_handshake_rate", _rate),
     "SKYTOTEMS_WS_MESSAGE_RATE": ("ws_message_rate", _rate),
     "SKYTOTEMS_WS_ABUSE_RATE": ("ws_abuse_rate", _rate),
+    "SKYTOTEMS_REDIS_CHANNEL": ("redis_channel", _channel),
 }

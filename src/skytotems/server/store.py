@@ -408,6 +408,60 @@ def _complete(conn: Connection, row: dict[str, Any]) -> StoredTable:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class StoredChanges:
+    """What another process may have changed of a table a process holds: its row, its
+    seats, its log entries after a seq and (if asked) its last chat messages, all read in
+    one snapshot, so they agree with each other."""
+
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+    entries: list[dict[str, Any]]
+    chat: list[dict[str, Any]] | None
+
+
+def load_changes(
+    conn: Connection, table_id: str, after_seq: int, chat: int | None = None
+) -> StoredChanges | None:
+    """A table's row and seats, its log entries after `after_seq` and, unless `chat` is
+    None, its last `chat` chat messages; None if there is no such table. The caller runs
+    it in one transaction (`read_snapshot`)."""
+    row = conn.execute(select(TABLES).where(TABLES.c.id == table_id)).mappings().first()
+    if row is None:
+        return None
+    seats = (
+        conn.execute(select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.player))
+        .mappings()
+        .all()
+    )
+    entries = (
+        conn.execute(
+            select(ACTIONS.c.seq, ACTIONS.c.player, ACTIONS.c.kind, ACTIONS.c.data, ACTIONS.c.at_ms)
+            .where(ACTIONS.c.table_id == table_id, ACTIONS.c.seq > after_seq)
+            .order_by(ACTIONS.c.seq)
+        )
+        .mappings()
+        .all()
+    )
+    return StoredChanges(
+        dict(row),
+        [dict(s) for s in seats],
+        [dict(e) for e in entries],
+        None if chat is None else load_chat(conn, table_id, chat),
+    )
+
+
+def read_snapshot(engine: Engine, fn: Callable[[Connection], Any]) -> Any:
+    """`fn` in one transaction that sees one state of the database (PostgreSQL: REPEATABLE
+    READ, as several processes write at once; a SQLite file has one server process, whose
+    table lock keeps its own writes of the table out while it reads)."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            conn = conn.execution_options(isolation_level="REPEATABLE READ")
+        with conn.begin():
+            return fn(conn)
+
+
 def insert_chat(conn: Connection, row: dict[str, Any]) -> int:
     """Store one chat message; returns its id (the order of the table's chat)."""
     key = conn.execute(insert(CHAT).values(**row)).inserted_primary_key

@@ -1,0 +1,126 @@
+"""The Redis bus in process: two server runtimes in one event loop, on one PostgreSQL
+database and a Redis channel of this test, stand for two processes. What one changes
+(a join, moves, an undo, chat), the other's copy of the table catches up from the
+database, and its sockets are shown each entry once, in seq order (docs/scale-out.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from typing import Any
+
+import orjson
+from wsclient import run_async
+
+from private_redis import PrivateRedis
+from skytotems.server import Settings
+from skytotems.server.app import Runtime, running
+from skytotems.server.hub import Conn
+from skytotems.server.table import Table
+
+
+class Collecting:
+    """A socket that keeps what it is sent (the hub's side of a WebSocket)."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def accept(self) -> None: ...
+    async def receive(self) -> dict[str, Any]:
+        await asyncio.Event().wait()
+        return {}
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(orjson.loads(data))
+
+    async def close(self, code: int = 1000) -> None: ...
+
+
+async def until(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+def settings(db_url: str, redis_url: str, channel: str) -> Settings:
+    return Settings(db_url=db_url, redis_url=redis_url, redis_channel=channel, static_dir=None)
+
+
+def watch(rt: Runtime, table: Table, player: int | None) -> Collecting:
+    socket = Collecting()
+    rt.hub.attach(Conn(socket, table.id, player, 256))
+    return socket
+
+
+def test_what_one_process_changes_the_other_catches_up_in_seq_order(
+    postgres_url: str, redis_url: str, redis_channel: str
+):
+    async def scenario() -> None:
+        async with AsyncExitStack() as stack:
+            a, b = [
+                await stack.enter_async_context(
+                    running(settings(postgres_url, redis_url, redis_channel))
+                )
+                for _ in range(2)
+            ]
+            assert a.bus is not None and b.bus is not None
+            await until(lambda: a.bus.subscribed.is_set() and b.bus.subscribed.is_set())
+            table_a, _ = await a.service.create(
+                {"players": 2}, [{"type": "human"}, {"type": "open"}], "none"
+            )
+            table_b = await b.service.get(table_a.id)  # B holds it from now on
+            seen = watch(b, table_b, None)
+            # a join through A: B's copy has the player, and its sockets the notice
+            await a.service.join(table_a.id, "Ada")
+            await until(lambda: table_b.status == "playing")
+            assert table_b.players[1].name == "Ada" and table_b.players[1].kind == "human"
+            # moves through A, one at a time: B shows each once, in seq order
+            for _ in range(8):
+                seat = table_a.game.decision.seats[0]
+                action = table_a.game.legal_actions(seat)[0]
+                await a.service.play(table_a, seat, table_a.seq, action)
+            await until(lambda: table_b.seq == table_a.seq)
+            # an undo through A: B starts its sockets again from the view
+            mover = table_a.owner(table_a.game.decision.seats[0])
+            if table_a.undo_floor(mover) is None:
+                seat = table_a.game.decision.seats[0]
+                await a.service.play(
+                    table_a, mover, table_a.seq, table_a.game.legal_actions(seat)[0]
+                )
+            await a.service.undo(table_a, mover, table_a.seq, "last")
+            await until(lambda: table_b.seq == table_a.seq)
+            assert table_b.game.history == table_a.game.history
+            # chat through A reaches B's sockets, once
+            await a.service.say(table_a, 0, "hi from A", None, object())
+            await until(lambda: any(m["type"] == "chat" for m in seen.sent))
+            await asyncio.sleep(0.3)  # nothing more is on its way
+            states = [m for m in seen.sent if m["type"] == "state"]
+            seqs = [s["seq"] for s in states]
+            assert seqs == sorted(seqs) and seqs[-1] == table_a.seq
+            notices = [e["type"] for s in states for e in s["events"]]
+            assert notices.count("player_joined") == 1 and notices.count("undone") == 1
+            assert states[-1].get("reset") and states[-1]["view"]["move"] == len(table_a.steps)
+            chat = [m["message"]["text"] for m in seen.sent if m["type"] == "chat"]
+            assert chat == ["hi from A"]
+
+    run_async(scenario())
+
+
+def test_the_bus_says_whether_redis_answers(postgres_url: str, restartable_redis: PrivateRedis):
+    async def scenario() -> None:
+        async with running(settings(postgres_url, restartable_redis.url, "readiness")) as rt:
+            assert rt.bus is not None
+            await until(rt.bus.subscribed.is_set)
+            assert await rt.bus.reachable()
+            restartable_redis.stop()
+            assert not await rt.bus.reachable()
+            restartable_redis.start()
+            deadline = time.monotonic() + 20
+            while not await rt.bus.reachable():
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+
+    run_async(scenario())
