@@ -108,6 +108,45 @@ def test_what_one_process_changes_the_other_catches_up_in_seq_order(
             assert states[-1]["view"]["move"] == len(table_a.steps)
             chat = [m["message"]["text"] for m in seen.sent if m["type"] == "chat"]
             assert chat == ["hi from A"]
+            # B's copy is at the stored version: its own next move is stored at once,
+            # on this copy (not refused as made on an outdated one and read back)
+            assert table_b.version == table_a.version
+            seat = table_b.game.decision.seats[0]
+            await b.service.play(table_b, seat, table_b.seq, table_b.game.legal_actions(seat)[0])
+            assert b.service.tables.held(table_b.id) is table_b
+            await until(lambda: table_a.seq == table_b.seq)
+
+    run_async(scenario())
+
+
+def test_without_redis_the_lease_survey_catches_a_copy_up_with_events(postgres_url: str):
+    """Two processes on one database and no Redis: what one stores, the other's survey
+    (every lease_poll_s) folds into its copy, and its sockets get the moves' events in
+    seq order, never a reset, as with the bus (docs/scale-out.md)."""
+
+    async def scenario() -> None:
+        config = Settings(db_url=postgres_url, static_dir=None, lease_poll_s=0.1)
+        async with AsyncExitStack() as stack:
+            a, b = [await stack.enter_async_context(running(config)) for _ in range(2)]
+            table_a, _ = await a.service.create(
+                {"players": 2}, [{"type": "human"}, {"type": "open"}], "none"
+            )
+            await a.service.join(table_a.id, "Ada")
+            table_b = await b.service.get(table_a.id)
+            seen = watch(b, table_b, None)
+            for _ in range(4):
+                seat = table_a.game.decision.seats[0]
+                action = table_a.game.legal_actions(seat)[0]
+                await a.service.play(table_a, seat, table_a.seq, action)
+            held = b.service.tables.held
+            await until(lambda: getattr(held(table_a.id), "seq", None) == table_a.seq)
+            assert held(table_a.id) is table_b  # caught up, not read back
+            assert table_b.version == table_a.version
+            states = [m for m in seen.sent if m["type"] == "state"]
+            assert states and not any(s.get("reset") for s in states)
+            seqs = [s["seq"] for s in states]
+            assert seqs == sorted(seqs) and seqs[-1] == table_a.seq
+            assert sum(len(s["events"]) for s in states) > 0
 
     run_async(scenario())
 
