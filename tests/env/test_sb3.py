@@ -39,7 +39,8 @@ def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
 
 
 def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> None:
-    """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout)."""
+    """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout),
+    evaluated with the arg-max and the sampled policy against both bots."""
     script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
     saved = tmp_path / "model.zip"
     run = subprocess.run(
@@ -52,5 +53,22 @@ def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> 
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "trained 64 steps" in run.stdout
-    assert "vs random: won" in run.stdout and "vs greedy: won" in run.stdout
+    for opponent in ("random", "greedy"):
+        for policy in ("arg-max", "sampled"):
+            assert f"vs {opponent} ({policy}): won" in run.stdout
     assert saved.stat().st_size > 0
+
+
+def test_the_example_script_stops_training_at_its_time_limit() -> None:
+    """--minutes bounds the training's wall time: with 0 it stops at its first step."""
+    script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--steps", "4096", "--minutes", "0", "--games", "0"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "trained 1 steps" in run.stdout
