@@ -116,7 +116,11 @@ def test_a_table_with_no_human_left_is_finished_by_its_bots(fast_server: ThreadS
     )
     human.drain(0.1)
     events = [e for m in human.received for e in m.get("events", [])]
-    assert {"type": "time_out", "player": 0} in events
+    # told of the time-out: by its notice, or (when it came before this socket's hello;
+    # on a loaded machine 0.9 s is short) by the first state's clocks, which keep it
+    first = next(m for m in human.received if m["type"] == "state")
+    out_at_first = bool(first["clocks"] and first["clocks"]["players"][0]["out"])
+    assert {"type": "time_out", "player": 0} in events or out_at_first, human.received[:2]
     assert {"type": "taken_over", "player": 0, "level": "random", "automatic": True} in events
 
 
