@@ -130,8 +130,14 @@ def health(base: str) -> dict[str, Any]:
 # ------------------------------------------------------------------- bodies
 
 
-async def _pinger(base: str, table_id: str, stop: asyncio.Event, rtts: list[float]) -> None:
-    """A spectator on another table pinging every 10 ms; each round trip recorded."""
+# a player pinging every 100 ms stays within the per-socket message rate
+ROUND_TRIP_EVERY_S = 0.1
+
+
+async def _pinger(
+    base: str, table_id: str, stop: asyncio.Event, rtts: list[float], every_s: float = 0.01
+) -> None:
+    """A spectator of `table_id` pinging every `every_s`; each round trip recorded."""
     url = base.replace("http", "ws") + f"/ws/tables/{table_id}"
     async with connect(url, max_size=2**24) as ws:
         await ws.send(orjson.dumps({"type": "hello", "token": None, "seq": None}).decode())
@@ -145,7 +151,7 @@ async def _pinger(base: str, table_id: str, stop: asyncio.Event, rtts: list[floa
             while orjson.loads(await ws.recv()).get("id") != n:
                 pass
             rtts.append(time.perf_counter() - sent)
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(every_s)
 
 
 def _post_body(port: int, size: int) -> tuple[str, float]:
@@ -256,24 +262,6 @@ def _flood_process(port: int, table_id: str, token: str, sockets: int, until: fl
         t.join()
 
 
-async def _round_trips(base: str, table_id: str, stop: asyncio.Event, rtts: list[float]) -> None:
-    """A player pinging every 100 ms (within the message rate); each round trip kept."""
-    url = base.replace("http", "ws") + f"/ws/tables/{table_id}"
-    async with connect(url, max_size=2**24) as ws:
-        await ws.send(orjson.dumps({"type": "hello", "token": None, "seq": None}).decode())
-        while orjson.loads(await ws.recv())["type"] != "state":
-            pass
-        n = 0
-        while not stop.is_set():
-            n += 1
-            sent = time.perf_counter()
-            await ws.send(orjson.dumps({"type": "ping", "id": n}).decode())
-            while orjson.loads(await ws.recv()).get("id") != n:
-                pass
-            rtts.append(time.perf_counter() - sent)
-            await asyncio.sleep(0.1)
-
-
 async def _measure_flood(server: ServerProcess, sockets: int, players: int) -> dict[str, Any]:
     tables = [
         httpx.post(server.base + "/api/tables", json={"seats": [{"type": "human"}] * 2}).json()
@@ -284,7 +272,8 @@ async def _measure_flood(server: ServerProcess, sockets: int, players: int) -> d
     rtts: list[float] = []
     stop = asyncio.Event()
     tasks = [
-        asyncio.create_task(_round_trips(server.base, t["table"]["id"], stop, rtts)) for t in tables
+        asyncio.create_task(_pinger(server.base, t["table"]["id"], stop, rtts, ROUND_TRIP_EVERY_S))
+        for t in tables
     ]
     await asyncio.sleep(QUIET_S)
     quiet = list(rtts)

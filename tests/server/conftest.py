@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wsclient import ThreadServer
+from wsclient import REPO, Start, ThreadServer
 
 from skytotems.server import Settings
+from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 # tests play many tables from one address; the limits are tested on their own
 UNLIMITED = {
@@ -49,3 +50,26 @@ def start_server(db_url: str) -> Iterator[Callable[..., ThreadServer]]:
 @pytest.fixture
 def server(start_server: Callable[..., ThreadServer]) -> ThreadServer:
     return start_server()
+
+
+FAST_SURVEY = {"SKYTOTEMS_LEASE_POLL_S": "0.2"}  # leases adopted within a fifth of a second
+
+
+@pytest.fixture
+def start_process(postgres_url: str, tmp_path: Path) -> Iterator[Start]:
+    """Start a real server process on this test's PostgreSQL schema; all are stopped
+    (killed if need be) at the end."""
+    started: list[ServerProcess] = []
+
+    def start(env: dict[str, str] | None = None) -> ServerProcess:
+        log = tmp_path / f"server-{len(started)}.log"
+        process = ServerProcess(
+            postgres_url, {**UNLIMITED_RATES, **FAST_SURVEY, **(env or {})}, log, REPO
+        )
+        started.append(process)  # (stopped at the end even if it is still starting)
+        return process.start()
+
+    yield start
+    for process in started:
+        if process.proc is not None and process.proc.poll() is None:
+            process.kill9()

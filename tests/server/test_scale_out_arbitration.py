@@ -8,43 +8,16 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from wsclient import REPO, Client, create_table, db_rows, wait_for
-
-from skytotems.server.process import UNLIMITED_RATES, ServerProcess
+from wsclient import Client, Start, create_table, db_rows, wait_for
 
 HUMAN = {"type": "human"}
 OPEN = {"type": "open"}
 BOT = {"type": "bot", "level": "random"}
-FAST_SURVEY = {"SKYTOTEMS_LEASE_POLL_S": "0.2"}
-
-Start = Callable[..., ServerProcess]
-
-
-@pytest.fixture
-def start_process(postgres_url: str, tmp_path: Path) -> Iterator[Start]:
-    """Start a real server process on this test's PostgreSQL schema; all are stopped
-    (killed if need be) at the end."""
-    started: list[ServerProcess] = []
-
-    def start(env: dict[str, str] | None = None) -> ServerProcess:
-        log = tmp_path / f"server-{len(started)}.log"
-        process = ServerProcess(
-            postgres_url, {**UNLIMITED_RATES, **FAST_SURVEY, **(env or {})}, log, REPO
-        )
-        started.append(process)  # (stopped at the end even if it is still starting)
-        return process.start()
-
-    yield start
-    for process in started:
-        if process.proc is not None and process.proc.poll() is None:
-            process.kill9()
 
 
 def stored_log(db_url: str, table_id: str) -> list[tuple[int, dict[str, Any]]]:

@@ -11,40 +11,14 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from websockets.exceptions import ConnectionClosed
-from wsclient import REPO, Client, create_table, db_rows, wait_for
-
-from skytotems.server.process import UNLIMITED_RATES, ServerProcess
+from wsclient import Client, Start, create_table, db_rows, wait_for
 
 HUMAN = {"type": "human"}
 BOT = {"type": "bot", "level": "random"}
-FAST_SURVEY = {"SKYTOTEMS_LEASE_POLL_S": "0.2"}
 TAKEOVER_BAR_S = 5.0  # issue 14: a killed holder's tables move again within 5 s
-
-Start = Callable[..., ServerProcess]
-
-
-@pytest.fixture
-def start_process(postgres_url: str, tmp_path: Path) -> Iterator[Start]:
-    started: list[ServerProcess] = []
-
-    def start(env: dict[str, str] | None = None) -> ServerProcess:
-        log = tmp_path / f"server-{len(started)}.log"
-        process = ServerProcess(
-            postgres_url, {**UNLIMITED_RATES, **FAST_SURVEY, **(env or {})}, log, REPO
-        )
-        started.append(process)  # (stopped at the end even if it is still starting)
-        return process.start()
-
-    yield start
-    for process in started:
-        if process.proc is not None and process.proc.poll() is None:
-            process.kill9()
 
 
 def stored(db_url: str, table_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,6 +28,8 @@ from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 REPO = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
+# the `start_process` fixture (tests/server/conftest.py): a started server process
+Start = Callable[..., ServerProcess]
 
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
