@@ -160,7 +160,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
         AdvisoryLeases(engine) if engine.dialect.name == "postgresql" else LocalLeases()
     )
     service = TableService(settings, engine, writer, publisher, leases, local=hub)
-    metrics = service.metrics = serve_metrics(service, hub, writer)
+    metrics = service.metrics = serve_metrics(service, hub, writer, bots)
     # the database is always checked, and Redis too when this process uses it
     readiness = Readiness(engine)
     autoplay = Autoplay(service, bots)
@@ -195,7 +195,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
         engine.dispose()
 
 
-def serve_metrics(service: TableService, hub: Hub, writer: store.Writer) -> Metrics:
+def serve_metrics(service: TableService, hub: Hub, writer: store.Writer, bots: BotPool) -> Metrics:
     """The process's metrics: moves from the service, gauges read when scraped."""
     metrics = Metrics()
     tables = service.tables
@@ -213,6 +213,14 @@ def serve_metrics(service: TableService, hub: Hub, writer: store.Writer) -> Metr
             "skytotems_bot_moves_pending": (
                 "Bot moves asked for and not yet played (the bot queue).",
                 lambda: sum(len(t.bot_tasks) for t in tables.active.values()),
+            ),
+            "skytotems_bot_moves_queued": (
+                "Bot moves waiting for a free bot worker (the fair queue across tables).",
+                lambda: bots.queued,
+            ),
+            "skytotems_bot_workers_busy": (
+                "Bot workers computing a move now (at most the bot workers setting).",
+                lambda: bots.busy,
             ),
             "skytotems_writes_queued": (
                 "Writes waiting for the next group commit.",

@@ -98,6 +98,7 @@ class Autoplay:
                 bot_seed(table.seed, seat, seq),
                 view(game, seat),
                 game.legal_actions(seat),
+                table=table.id,
             )
             if not self.service.leases.holds(table.id):
                 return  # the lease was lost meanwhile: the new holder moves

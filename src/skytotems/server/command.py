@@ -83,10 +83,10 @@ def _check_redis_url(ctx: click.Context, param: click.Parameter, value: str | No
 )
 @click.option(
     "--bot-workers",
-    default=1,
-    show_default=True,
+    default=None,
     type=click.IntRange(1, 256),
-    help="Worker processes that compute bot moves.",
+    help="Worker processes that compute bot moves, shared fairly by the tables "
+    "[default: SKYTOTEMS_BOT_WORKERS, else one fewer than the cores, at least 1].",
 )
 @click.option(
     "--log-level",
@@ -96,7 +96,12 @@ def _check_redis_url(ctx: click.Context, param: click.Parameter, value: str | No
     help="uvicorn log level.",
 )
 def serve(
-    host: str, port: int, db_url: str, redis_url: str | None, bot_workers: int, log_level: str
+    host: str,
+    port: int,
+    db_url: str,
+    redis_url: str | None,
+    bot_workers: int | None,
+    log_level: str,
 ) -> None:
     """Run the game server: the browser game at /, the API under /api, play on /ws."""
     import uvicorn

@@ -55,6 +55,10 @@ class Settings:
     answer, and how long a socket's close may wait on a buffer that does not drain
     before it is aborted.
 
+    Bot moves (server/bots.py): `bot_workers` processes compute them, at most that many
+    at once (by default one fewer than this process may use cores, at least one: the
+    event loop keeps a core); the moves waiting are served fairly across tables.
+
     Scale-out (docs/scale-out.md): `redis_url` (None: one process, the in-process hub)
     is the Redis through which several processes tell each other that a table changed;
     `redis_channel` is the pub/sub channel they share (one per deployment on a Redis).
@@ -62,7 +66,7 @@ class Settings:
 
     db_url: str = DEFAULT_DB_URL
     static_dir: Path | None = field(default_factory=lambda: STATIC_DIR)
-    bot_workers: int = 1
+    bot_workers: int = field(default_factory=lambda: default_bot_workers())
     bot_delay_ms: int = 0
     clock_scale: float = 1.0
     takeover_level: str = "mcts-medium"
@@ -115,6 +119,15 @@ class Settings:
                 raise SettingError(variable, raw, str(exc)) from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return replace(cls(), **values)  # type: ignore[arg-type]
+
+
+def default_bot_workers() -> int:
+    """One fewer bot worker than the cores this process may use, at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
 
 
 class SettingError(ValueError):
