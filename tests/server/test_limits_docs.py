@@ -3,8 +3,11 @@ README's Limits table with its default (README and settings must not drift apart
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+import pytest
 
 from skytotems.server.settings import ENVIRONMENT, Settings
 
@@ -44,3 +47,15 @@ def test_every_socket_limit_is_in_the_readme_with_its_default() -> None:
         attribute, _ = ENVIRONMENT[variable]
         assert getattr(defaults, attribute) == value, variable
         assert rows.get(variable) == shown, (variable, rows.get(variable))
+
+
+def test_bot_workers_are_a_limit_of_the_readme_and_the_cores_less_one_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 17: the bot workers are bounded, by a setting the README names; the serve
+    command's option left out no longer hides the variable (it used to default to 1)."""
+    assert limits_rows()["SKYTOTEMS_BOT_WORKERS"] == "cores − 1, at least 1"
+    assert Settings().bot_workers == max(1, len(os.sched_getaffinity(0)) - 1)
+    monkeypatch.setenv("SKYTOTEMS_BOT_WORKERS", "3")
+    assert Settings.from_env(bot_workers=None).bot_workers == 3
+    assert Settings.from_env(bot_workers=2).bot_workers == 2
