@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from skytotems import Game, GameOptions, PlacePedestal
-from skytotems.bots.mcts import Level, MctsBot
+from skytotems.bots.mcts import LEVELS, Level, MctsBot
 
 # A search budget small enough for tests that check legality and determinism.
 # (the time cap is only a safety limit: ample, so a loaded machine never cuts a search)
@@ -14,10 +15,19 @@ TINY = Level(iterations=3, determinizations=1, time_cap=120.0)
 # The same, with the other seats' turns chosen by the estimate in playouts (as hard).
 TINY_ESTIMATE = Level(iterations=3, determinizations=1, time_cap=120.0, opponent_turn="estimate")
 
+# The expert level (mcts-expert) with the tiny budget: its other settings as they are.
+TINY_EXPERT = replace(LEVELS["expert"], iterations=3, time_cap=120.0)
+TINY_LEVELS = {
+    "mcts-tiny": TINY,
+    "mcts-tiny-estimate": TINY_ESTIMATE,
+    "mcts-tiny-expert": TINY_EXPERT,
+}
+
 
 def tiny_mcts(name: str, seed: int) -> MctsBot:
-    """`mcts-tiny` or `mcts-tiny-estimate`: a search bot small enough for tests."""
-    return MctsBot(seed, TINY_ESTIMATE if name == "mcts-tiny-estimate" else TINY)
+    """`mcts-tiny`, `mcts-tiny-estimate` or `mcts-tiny-expert`: a search bot small
+    enough for tests."""
+    return MctsBot(seed, TINY_LEVELS[name])
 
 
 SETUPS = (

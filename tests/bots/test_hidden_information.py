@@ -46,7 +46,9 @@ def sample_positions() -> list[tuple[Game, int]]:
     return picked[:40]
 
 
-@pytest.mark.parametrize("name", ["greedy", "mcts-tiny", "mcts-tiny-estimate", "random"])
+@pytest.mark.parametrize(
+    "name", ["greedy", "mcts-tiny", "mcts-tiny-estimate", "mcts-tiny-expert", "random"]
+)
 def test_decision_ignores_other_seats_cards_and_the_bag_order(name: str) -> None:
     changed_hidden = 0
     for game, seat in sample_positions():

@@ -11,13 +11,13 @@ from skytotems.bots import make_bot
 from skytotems.bots.arena import play_game
 from skytotems.rules.decisions import DECISION_KINDS
 
-from .bot_helpers import positions, tiny_mcts
+from .bot_helpers import TINY_LEVELS, positions, tiny_mcts
 
 
 def test_random_greedy_and_mcts_choose_only_legal_actions_in_every_decision_kind() -> None:
     random_bot = make_bot("random", 1)
     greedy = make_bot("greedy", 2)
-    searchers = [tiny_mcts("mcts-tiny", 3), tiny_mcts("mcts-tiny-estimate", 4)]
+    searchers = [tiny_mcts(name, 3 + i) for i, name in enumerate(TINY_LEVELS)]
     asked: Counter[str] = Counter()
     for i, (game, seat) in enumerate(positions(48, seed=7)):
         kind = game.decision.kind
@@ -40,7 +40,9 @@ def test_random_greedy_and_mcts_choose_only_legal_actions_in_every_decision_kind
     assert sum(asked.values()) > 4000
 
 
-@pytest.mark.parametrize("name", ["mcts-tiny", "mcts-tiny-estimate", "greedy", "random"])
+@pytest.mark.parametrize(
+    "name", ["mcts-tiny", "mcts-tiny-estimate", "mcts-tiny-expert", "greedy", "random"]
+)
 def test_bots_finish_a_solo_and_a_four_player_game(name: str) -> None:
     bot = tiny_mcts(name, 11) if name.startswith("mcts") else make_bot(name, 11)
     solo = play_game([bot, bot], GameOptions(players=1), seed=5)

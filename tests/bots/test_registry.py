@@ -20,13 +20,30 @@ def test_every_registered_name_makes_a_bot(name: str) -> None:
 
 UNCAPPED_EASY = replace(LEVELS["easy"], time_cap=120.0)
 
+
 def test_unknown_names_are_refused_with_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="greedy"):
         make_bot("grandmaster", 0)
 
 
 def test_levels_grow_in_budget() -> None:
-    assert LEVELS["easy"].iterations < LEVELS["medium"].iterations < LEVELS["hard"].iterations
+    budgets = [LEVELS[k].iterations for k in ("easy", "medium", "hard", "expert")]
+    assert budgets == sorted(set(budgets))
+
+
+def test_the_expert_level_spends_its_whole_budget_legally_and_repeats_itself() -> None:
+    """mcts-expert (issue 17) is an iteration budget: the same seed and view give the
+    same choice, whatever the machine's speed (the time cap lifted for a loaded one)."""
+    game, seat = first_real_turn()
+    seen, legal = view(game, seat), game.legal_actions(seat)
+    made = make_bot("mcts-expert", 8)
+    assert isinstance(made, MctsBot) and made.level == LEVELS["expert"]
+    uncapped = replace(LEVELS["expert"], time_cap=600.0)
+    bot = MctsBot(8, uncapped)
+    action = bot.choose(seen, legal)
+    assert action in legal
+    assert bot.last_iterations == LEVELS["expert"].iterations
+    assert MctsBot(8, uncapped).choose(seen, legal) == action
 
 
 def first_real_turn() -> tuple[Game, int]:

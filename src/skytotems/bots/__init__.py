@@ -1,7 +1,8 @@
 """Bots: random, greedy and information-set MCTS players, the arena and the solo challenge.
 
 Every bot implements `Bot.choose(view, legal_actions)`; `make_bot(name, seed)` builds
-one by name (`random`, `greedy`, `mcts-easy`, `mcts-medium`, `mcts-hard`, `mcts`).
+one by name (`random`, `greedy`, `mcts-easy`, `mcts-medium`, `mcts-hard`,
+`mcts-expert`, `mcts`).
 """
 
 from .base import Bot

@@ -90,6 +90,16 @@ LEVELS = {
         exploration=8.0,
         opponent_turn="estimate",
     ),
+    # The strongest opponent and the analysis level: the hard level with three times
+    # its budget and twice its sampled games, sized to at most 2.5 s of one core per
+    # decision (docs/bots.md, "The expert level").
+    "expert": Level(
+        iterations=750,
+        determinizations=16,
+        time_cap=60.0,
+        exploration=8.0,
+        opponent_turn="estimate",
+    ),
 }
 MAX_PLAYOUT_STEPS = 400
 

@@ -21,6 +21,7 @@ _FACTORIES: Final[dict[str, Callable[[int], Bot]]] = {
     "mcts-easy": lambda seed: MctsBot(seed, level="easy"),
     "mcts-medium": lambda seed: MctsBot(seed, level="medium"),
     "mcts-hard": lambda seed: MctsBot(seed, level="hard"),
+    "mcts-expert": lambda seed: MctsBot(seed, level="expert"),
 }
 
 OFFERED: Final = tuple(_FACTORIES)
