@@ -76,6 +76,28 @@ def test_arena_command_json_is_the_last_line(tmp_path: object) -> None:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+def test_arena_ladder_command_anchors_the_elo_and_caps_a_pairing() -> None:
+    """A ladder in one run: every pairing of three bots, one of them capped, the Elo
+    ratings anchored at random = 0 with their intervals."""
+    args = "--bots random,greedy,mcts-easy --games 12 --seed 2 --workers 1 --json --no-progress"
+    res = CliRunner().invoke(
+        arena, [*args.split(), "--anchor", "random=0", "--games-with", "mcts-easy=2"]
+    )
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.output.strip().splitlines()[-1])
+    assert report["games"] == 4 + 2 + 2  # random-greedy 4 of 12 (two cycles), easy's 2 each
+    assert report["bots"]["random"]["elo"] == 0.0
+    assert report["bots"]["random"]["elo_ci95"] == [0.0, 0.0]
+    for stats in report["bots"].values():
+        low, high = stats["elo_ci95"]
+        assert low <= stats["elo"] <= high
+    assert "random = 0" in report["elo_method"]
+    refused = CliRunner().invoke(arena, ["--bots", "random,greedy", "--anchor", "mcts-hard=0"])
+    assert refused.exit_code == 2 and "mcts-hard" in refused.output
+    refused = CliRunner().invoke(arena, ["--bots", "random,greedy", "--games-with", "greedy"])
+    assert refused.exit_code == 2 and "BOT=GAMES" in refused.output
+
+
 def test_arena_command_refuses_unknown_and_repeated_bots() -> None:
     runner = CliRunner()
     res = runner.invoke(arena, ["--bots", "greedy,nobody", "--games", "1"])

@@ -9,6 +9,8 @@ import pytest
 
 from skytotems.bots.arena import (
     GameResult,
+    anchored,
+    elo_intervals,
     fit_elo,
     format_table,
     games_needed,
@@ -147,3 +149,53 @@ def test_the_table_lists_bots_by_elo_with_their_interval() -> None:
     assert lines[3].startswith("x") and lines[4].startswith("y")
     low, high = wilson_interval(2, 2)
     assert f"[{low:.1%}, {high:.1%}]" in lines[3]
+
+
+def test_elo_interval_of_two_bots_is_the_binomial_one_on_the_logit_scale() -> None:
+    """With two bots the Fisher information is n·p·(1−p) on the natural-log scale: the
+    difference of the ratings has standard error 1/sqrt(n·p·(1−p)), times 400/ln 10."""
+    pairwise = {("a", "b"): 30.0, ("b", "a"): 10.0}
+    elo = fit_elo(["a", "b"], pairwise)
+    n, p = 41.0, 30.5 / 41  # one virtual draw
+    half = 1.959963984540054 * 400 / math.log(10) / math.sqrt(n * p * (1 - p))
+    about_b = elo_intervals(["a", "b"], pairwise, anchored(elo, ("b", 0.0)), anchor="b")
+    gap = elo["a"] - elo["b"]
+    assert about_b["b"] == pytest.approx((0.0, 0.0))
+    assert about_b["a"] == pytest.approx((gap - half, gap + half))
+    # without an anchor each rating is known about the mean: half the difference's width
+    about_mean = elo_intervals(["a", "b"], pairwise, elo)
+    low, high = about_mean["a"]
+    assert (low + high) / 2 == pytest.approx(elo["a"])
+    assert high - low == pytest.approx(half)
+
+
+def test_elo_intervals_narrow_with_more_games_and_stay_finite_for_a_clean_sweep() -> None:
+    names = ["a", "b", "c"]
+    better = [("a", "b"), ("b", "c"), ("a", "c")]
+    sweep = {pair: 4.0 for pair in better}  # every game won by the better bot
+    elo = anchored(fit_elo(names, sweep), ("c", 0.0))
+    bounds = elo_intervals(names, sweep, elo, anchor="c")
+    assert all(math.isfinite(x) for bound in bounds.values() for x in bound)
+    assert bounds["a"][0] < elo["a"] < bounds["a"][1]
+    widths = []
+    for games in (4, 100):  # each pairing won 3 : 1 by the better bot
+        pairwise = {**{p: 0.75 * games for p in better}, **{p[::-1]: 0.25 * games for p in better}}
+        elo = anchored(fit_elo(names, pairwise), ("c", 0.0))
+        bounds = elo_intervals(names, pairwise, elo, anchor="c")
+        widths.append(bounds["a"][1] - bounds["a"][0])
+    assert widths[1] < widths[0] / 4  # about 1/sqrt(n): 25 times the games, 1/5 the width
+
+
+def test_games_with_caps_the_expensive_pairings_and_keeps_every_game_as_scheduled() -> None:
+    bots = ["cheap", "cheaper", "dear"]
+    full = match_tasks(bots, 2, 60, seed=5)
+    capped = match_tasks(bots, 2, 60, seed=5, caps={"dear": 3})
+    per_pair = Counter(frozenset(t.lineup) for t in capped)
+    assert per_pair[frozenset({"cheap", "cheaper"})] == 20
+    assert per_pair[frozenset({"cheap", "dear"})] == 4  # 3, rounded up to whole rotations
+    assert per_pair[frozenset({"cheaper", "dear"})] == 4
+    assert set(capped) <= set(full)  # same indices, deals and seeds as without the cap
+    seats = Counter(
+        (t.lineup.index("dear"), frozenset(t.lineup)) for t in capped if "dear" in t.lineup
+    )
+    assert set(seats.values()) == {2}  # the capped pairings still rotate their seats

@@ -5,7 +5,8 @@ checks the bot's answer against the legal actions (a bot that answers anything e
 is a bug, reported as `BotError`) and times every decision.
 
 `run_arena` plays seat-rotated matches (every bot in every seat equally often), in
-parallel processes, and `summarize` turns the results into the figures the CLI prints:
+parallel processes (a ladder of many bots: every pairing, the expensive ones capped to
+fewer games with `caps`), and `summarize` turns the results into the figures the CLI prints:
 
 - win rate: a shared first place counts as 1/k of a win for each of the k seats sharing
   it; its 95% confidence interval is Wilson's score interval (it stays inside [0, 1]
@@ -15,7 +16,9 @@ parallel processes, and `summarize` turns the results into the figures the CLI p
   wins, an equal place is a draw), so 3–4 player games count too; ratings are the
   maximum-likelihood Bradley–Terry strengths (Hunter's MM iteration), with one virtual
   draw between every pair of bots so that a bot that always wins still gets a finite
-  rating, converted to the Elo scale (400·log10) and shifted so that their mean is 1500;
+  rating, converted to the Elo scale (400·log10) and shifted so that their mean is 1500
+  (or so that an anchor bot has a given rating: `random=0`), each with a 95% interval
+  from the fit's Fisher information (`elo_intervals`);
 - mean decision time in milliseconds (every call to `choose`, single-option ones too).
 """
 
@@ -27,7 +30,8 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -158,15 +162,32 @@ class MatchTask:
 
 
 def match_tasks(
-    bots: Sequence[str], players: int, games: int, seed: int, totems: str = "beginner"
+    bots: Sequence[str],
+    players: int,
+    games: int,
+    seed: int,
+    totems: str = "beginner",
+    caps: Mapping[str, int] | None = None,
 ) -> list[MatchTask]:
     """The games of a match. The lineups of one cycle share their deal (game seed), so
-    seat rotation compares the bots on the same cards and draws."""
+    seat rotation compares the bots on the same cards and draws.
+
+    `caps[name]`: at most that many games (rounded up to whole seat rotations) of each
+    group of bots that includes `name`, the first ones of the schedule: a ladder plays
+    its cheap pairings often and its expensive ones a few times. A game keeps its index,
+    deal and seeds whatever the caps.
+    """
     lineups = schedule(bots, players)
     options = GameOptions(players=players, totems=totems)
+    played: Counter[frozenset[str]] = Counter()
     tasks = []
     for i in range(games_needed(bots, players, games)):
         lineup = lineups[i % len(lineups)]
+        group = frozenset(lineup)
+        cap = min((caps[name] for name in group if name in caps), default=None) if caps else None
+        if cap is not None and played[group] >= -(-cap // players) * players:
+            continue
+        played[group] += 1
         deal = i // players
         tasks.append(
             MatchTask(
@@ -241,6 +262,7 @@ def run_arena(
     workers: int | None = None,
     progress: bool = True,
     totems: str = "beginner",
+    caps: Mapping[str, int] | None = None,
 ) -> list[GameResult]:
     """Play a seat-rotated match and return every game's result (in schedule order)."""
     if len(set(bots)) != len(bots):
@@ -248,7 +270,7 @@ def run_arena(
     for name in bots:
         make_bot(name, 0)  # validates the name before any process starts
     return run_parallel(
-        play_task, match_tasks(bots, players, games, seed, totems), workers, progress
+        play_task, match_tasks(bots, players, games, seed, totems, caps), workers, progress
     )
 
 
@@ -336,6 +358,79 @@ def fit_elo(
     return {a: ELO_MEAN + 400.0 * math.log10(strength[a]) for a in names}
 
 
+def anchored(elo: dict[str, float], anchor: tuple[str, float] | None) -> dict[str, float]:
+    """The ratings shifted so that `anchor` = (name, rating) holds (None: as they are)."""
+    if anchor is None:
+        return elo
+    shift = anchor[1] - elo[anchor[0]]
+    return {name: rating + shift for name, rating in elo.items()}
+
+
+def elo_intervals(
+    names: Sequence[str],
+    pairwise: dict[tuple[str, str], float],
+    elo: dict[str, float],
+    anchor: str | None = None,
+    prior_draws: float = ELO_PRIOR_DRAWS,
+) -> dict[str, tuple[float, float]]:
+    """95% intervals of the fitted Elo ratings, from the Bradley–Terry fit's Fisher
+    information (its curvature at the fit; the virtual draws included, so a pairing
+    one bot always won still gives a finite, wide interval).
+
+    Without an anchor the ratings are known up to their mean: the intervals are those of
+    each rating about the mean (the information's pseudo-inverse). With an anchor, of
+    each rating's difference from the anchor's (the anchor's own is a point). Pairs of
+    seats of one 3–4 player game count as separate games, which the fit treats as
+    independent: there the intervals are somewhat too narrow.
+    """
+    names = list(names)
+    k = len(names)
+    if k < 2:
+        return {name: (elo[name], elo[name]) for name in names}
+    info = [[0.0] * k for _ in range(k)]
+    for i, j in itertools.combinations(range(k), 2):
+        a, b = names[i], names[j]
+        n = pairwise.get((a, b), 0.0) + pairwise.get((b, a), 0.0) + prior_draws
+        p = 1.0 / (1.0 + 10 ** ((elo[b] - elo[a]) / 400.0))
+        w = n * p * (1.0 - p)
+        info[i][i] += w
+        info[j][j] += w
+        info[i][j] -= w
+        info[j][i] -= w
+    # pseudo-inverse of a matrix whose null space is the constant vector:
+    # (I + J/k)⁻¹ − J/k, with J the matrix of ones
+    cov = _inverse([[info[i][j] + 1.0 / k for j in range(k)] for i in range(k)])
+    cov = [[cov[i][j] - 1.0 / k for j in range(k)] for i in range(k)]
+    scale = 400.0 / math.log(10.0)  # natural-log strengths to Elo points
+    z = 1.959963984540054
+    bounds = {}
+    for i, name in enumerate(names):
+        if anchor is None:
+            variance = cov[i][i]
+        else:
+            r = names.index(anchor)
+            variance = cov[i][i] + cov[r][r] - 2.0 * cov[i][r]
+        half = z * scale * math.sqrt(max(0.0, variance))
+        bounds[name] = (elo[name] - half, elo[name] + half)
+    return bounds
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a small invertible matrix (Gauss–Jordan with partial pivoting)."""
+    k = len(matrix)
+    rows = [row[:] + [1.0 if i == j else 0.0 for j in range(k)] for i, row in enumerate(matrix)]
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [v / lead for v in rows[col]]
+        for r in range(k):
+            if r != col and rows[r][col] != 0.0:
+                factor = rows[r][col]
+                rows[r] = [v - factor * u for v, u in zip(rows[r], rows[col], strict=True)]
+    return [row[k:] for row in rows]
+
+
 @dataclass
 class BotStats:
     """The figures of one bot over a match."""
@@ -346,7 +441,7 @@ class BotStats:
     decisions: int = 0
     seconds: float = 0.0
 
-    def to_json(self, elo: float) -> dict[str, Any]:
+    def to_json(self, elo: float, elo_ci: tuple[float, float]) -> dict[str, Any]:
         low, high = wilson_interval(self.wins, self.games)
         return {
             "games": self.games,
@@ -356,6 +451,7 @@ class BotStats:
             "mean_score": statistics.fmean(self.scores) if self.scores else 0.0,
             "score_sd": statistics.stdev(self.scores) if len(self.scores) > 1 else 0.0,
             "elo": elo,
+            "elo_ci95": list(elo_ci),
             "mean_decision_ms": 1000.0 * self.seconds / self.decisions if self.decisions else 0.0,
             "decisions": self.decisions,
         }
@@ -377,18 +473,26 @@ def bot_stats(results: Iterable[GameResult]) -> dict[str, BotStats]:
 
 
 def summarize(
-    results: Sequence[GameResult], bots: Sequence[str], players: int, seed: int
+    results: Sequence[GameResult],
+    bots: Sequence[str],
+    players: int,
+    seed: int,
+    anchor: tuple[str, float] | None = None,
 ) -> dict[str, Any]:
     """The match report (the `--json` object of `skytotems arena`)."""
     stats = bot_stats(results)
-    elo = fit_elo(list(bots), pairwise_results(results))
+    pairwise = pairwise_results(results)
+    elo = anchored(fit_elo(list(bots), pairwise), anchor)
+    ci = elo_intervals(list(bots), pairwise, elo, anchor[0] if anchor else None)
+    scale = f"mean {ELO_MEAN:g}" if anchor is None else f"{anchor[0]} = {anchor[1]:g}"
     return {
         "players": players,
         "games": len(results),
         "seed": seed,
-        "bots": {name: stats.get(name, BotStats()).to_json(elo[name]) for name in bots},
+        "bots": {name: stats.get(name, BotStats()).to_json(elo[name], ci[name]) for name in bots},
         "elo_method": "Bradley-Terry MM fit of pairwise finishing order, "
-        f"{ELO_PRIOR_DRAWS:g} virtual draw per pair, mean {ELO_MEAN:g}",
+        f"{ELO_PRIOR_DRAWS:g} virtual draw per pair, {scale}; 95% interval from the "
+        "fit's Fisher information" + (" (difference from the anchor)" if anchor else ""),
     }
 
 
@@ -396,7 +500,7 @@ def format_table(summary: dict[str, Any]) -> str:
     """The human-readable table of a match report."""
     head = (
         f"{'bot':<12} {'games':>5} {'win rate':>8} {'95% CI':>15} {'mean score':>10} "
-        f"{'sd':>6} {'elo':>6} {'ms/decision':>11}"
+        f"{'sd':>6} {'elo':>6} {'elo 95% CI':>13} {'ms/decision':>11}"
     )
     lines = [
         f"{summary['games']} games, {summary['players']} players, seed {summary['seed']}",
@@ -405,10 +509,12 @@ def format_table(summary: dict[str, Any]) -> str:
     ]
     for name, b in sorted(summary["bots"].items(), key=lambda kv: -kv[1]["elo"]):
         low, high = b["win_rate_ci95"]
+        elo_low, elo_high = b.get("elo_ci95") or (math.nan, math.nan)  # older reports: none
         lines.append(
             f"{name:<12} {b['games']:>5} {b['win_rate']:>8.1%} "
             f"{f'[{low:.1%}, {high:.1%}]':>15} {b['mean_score']:>10.1f} {b['score_sd']:>6.1f} "
-            f"{b['elo']:>6.0f} {b['mean_decision_ms']:>11.1f}"
+            f"{b['elo']:>6.0f} {f'[{elo_low:.0f}, {elo_high:.0f}]':>13} "
+            f"{b['mean_decision_ms']:>11.1f}"
         )
     return "\n".join(lines)
 

@@ -16,6 +16,7 @@ import click
 from ..bots.arena import (
     format_table,
     games_needed,
+    match_tasks,
     plot_scores,
     run_arena,
     summarize,
@@ -39,6 +40,37 @@ def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[s
     if not names:
         raise click.BadParameter("name at least one bot", ctx, param)
     return names
+
+
+def parse_caps(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> dict[str, int]:
+    """`mcts-hard=4` (repeatable) → {'mcts-hard': 4} (click callback)."""
+    caps = {}
+    for item in value:
+        name, _, count = item.partition("=")
+        if name.strip() not in BOT_NAMES or not count.strip().isdigit() or int(count) < 1:
+            raise click.BadParameter(
+                f"{item!r}: expected BOT=GAMES, a bot of {', '.join(BOT_NAMES)} and GAMES >= 1",
+                ctx,
+                param,
+            )
+        caps[name.strip()] = int(count)
+    return caps
+
+
+def parse_anchor(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[str, float] | None:
+    """`random=0` → ('random', 0.0) (click callback)."""
+    if value is None:
+        return None
+    name, _, rating = value.partition("=")
+    try:
+        return name.strip(), float(rating)
+    except ValueError:
+        message = f"{value!r}: expected BOT=RATING, e.g. random=0"
+        raise click.BadParameter(message, ctx, param) from None
 
 
 @click.command("arena")
@@ -80,6 +112,22 @@ def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[s
     default=None,
     help="Write the score distributions to this PNG file.",
 )
+@click.option(
+    "--games-with",
+    "caps",
+    multiple=True,
+    callback=parse_caps,
+    metavar="BOT=GAMES",
+    help="At most GAMES games (whole seat rotations) of every pairing with BOT: a ladder "
+    "of many bots plays its expensive ones less (repeatable).",
+)
+@click.option(
+    "--anchor",
+    callback=parse_anchor,
+    default=None,
+    metavar="BOT=RATING",
+    help="Shift the Elo ratings so that BOT has RATING (e.g. random=0); default: mean 1500.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (last line).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
 def arena(
@@ -90,12 +138,23 @@ def arena(
     workers: int | None,
     totems: str,
     plot: str | None,
+    caps: dict[str, int],
+    anchor: tuple[str, float] | None,
     as_json: bool,
     no_progress: bool,
 ) -> None:
-    """Play seat-rotated matches between bots and report win rates, scores and Elo."""
+    """Play seat-rotated matches between bots and report win rates, scores and Elo
+    (with a 95% interval; of every pairing when more bots than seats are named: a
+    ladder)."""
+    if anchor is not None and anchor[0] not in bots:
+        raise click.BadParameter(
+            f"{anchor[0]!r} does not play in this match", param_hint="--anchor"
+        )
     total = games_needed(bots, players, games)
-    if total != games:
+    if caps:
+        total = len(match_tasks(bots, players, games, seed, totems, caps))
+        click.echo(f"playing {total} games (pairings capped by --games-with)", err=True)
+    elif total != games:
         click.echo(
             f"playing {total} games so that every bot holds every seat equally often", err=True
         )
@@ -107,8 +166,9 @@ def arena(
         workers or os.cpu_count() or 1,
         progress=not no_progress,
         totems=totems,
+        caps=caps,
     )
-    summary = summarize(results, bots, players, seed)
+    summary = summarize(results, bots, players, seed, anchor)
     summary["totems"] = totems
     click.echo(format_table(summary))
     if plot:
