@@ -18,6 +18,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,18 +163,25 @@ class BotPool:
             if chosen is None:
                 return
             table, job = chosen
+            pool = self._executor()
             try:
-                submitted = self._executor().submit(choose_action, *job.args)
-            except Exception as exc:  # a broken pool: the caller hears of it, the rest waits
-                job.future.set_exception(exc)
-                continue
+                submitted = pool.submit(choose_action, *job.args)
+            except BrokenProcessPool:  # a worker died (killed?): new workers take the move
+                self._replace_workers(pool)
+                pool = self._executor()
+                submitted = pool.submit(choose_action, *job.args)
             self._busy.add(table)
             started = time.monotonic()
             running: asyncio.Future[Action] = asyncio.wrap_future(submitted)
-            running.add_done_callback(functools.partial(self._finished, table, job, started))
+            running.add_done_callback(functools.partial(self._finished, table, job, started, pool))
 
     def _finished(
-        self, table: str, job: _Job, started: float, done: asyncio.Future[Action]
+        self,
+        table: str,
+        job: _Job,
+        started: float,
+        pool: ProcessPoolExecutor,
+        done: asyncio.Future[Action],
     ) -> None:
         now = time.monotonic()
         self._busy.discard(table)
@@ -181,6 +189,8 @@ class BotPool:
         for other, (used, at) in list(self._usage.items()):  # forget long-quiet tables
             if used * 0.5 ** ((now - at) / self.half_life_s) < 1e-3 and other != table:
                 del self._usage[other]
+        if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
+            self._replace_workers(pool)  # its moves fail (their callers retry); no others
         if not job.future.done():
             if done.cancelled():
                 job.future.cancel()
@@ -189,6 +199,12 @@ class BotPool:
             else:
                 job.future.set_result(done.result())
         self._dispatch()
+
+    def _replace_workers(self, broken: ProcessPoolExecutor) -> None:
+        """Drop a broken pool (once: its other moves' failures find it replaced)."""
+        if self._pool is broken:
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def shutdown(self) -> None:
         for jobs in self._waiting.values():

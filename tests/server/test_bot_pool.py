@@ -1,0 +1,51 @@
+"""The bot pool's own guarantees (server/bots.py), with its real worker process: a move
+waiting for the worker can be withdrawn, and a worker that dies (kill -9) is replaced,
+so one lost move does not stop every table's bots."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from skytotems import Game, GameOptions, view
+from skytotems.server.bots import BotPool
+
+
+def first_real_turn() -> tuple[Game, int]:
+    game = Game(GameOptions(players=2), seed=21)
+    while game.decision.kind != "turn":
+        seat = game.decision.seats[0]
+        game.apply(game.legal_actions(seat)[0])
+    return game, game.decision.seats[0]
+
+
+def test_a_waiting_move_is_withdrawn_and_a_killed_worker_is_replaced() -> None:
+    game, seat = first_real_turn()
+    seen, legal = view(game, seat), game.legal_actions(seat)
+
+    async def scenario() -> None:
+        pool = BotPool(1)
+        try:
+            worker = await asyncio.wrap_future(pool._executor().submit(os.getpid))
+            # a search of seconds holds the one worker; a quick move of another table waits
+            searching = asyncio.create_task(pool.choose("mcts-expert", 1, seen, legal, "a"))
+            waiting = asyncio.create_task(pool.choose("random", 2, seen, legal, "b"))
+            await asyncio.sleep(0)
+            assert (pool.busy, pool.queued) == (1, 1)
+            waiting.cancel()
+            await asyncio.gather(waiting, return_exceptions=True)
+            assert (pool.busy, pool.queued) == (1, 0)
+            os.kill(worker, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool):
+                await searching
+            assert pool.busy == 0
+            # the next move gets a new worker
+            assert await pool.choose("random", 3, seen, legal, "b") in legal
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
