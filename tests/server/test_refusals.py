@@ -173,3 +173,39 @@ def test_the_first_message_must_be_hello(server: ThreadServer, table: Table):
     assert client.recv()["code"] == "hello_first"
     with pytest.raises(ConnectionClosed):
         client.recv()
+
+
+@pytest.mark.parametrize("spectator", [False, True])
+def test_a_nul_character_in_chat_is_refused_as_malformed(table: Table, spectator: bool):
+    """PostgreSQL cannot store U+0000 in text: such a chat message was answered `storage`
+    ("try again", which can never succeed) after a failed commit. It is refused as
+    `malformed` before anything is stored, on every database alike."""
+    client = table.spectator if spectator else table.seats[0]
+    rows = "SELECT count(*) FROM chat WHERE table_id = :id"
+    stored = db_rows(table.db_url, rows, id=table.id)
+    for message in (
+        {"type": "chat", "text": "a\u0000b"},
+        {"type": "chat", "text": "hi", "name": "x\u0000"},
+    ):
+        table.refused(client, json.dumps(message), "malformed")
+    assert db_rows(table.db_url, rows, id=table.id) == stored
+
+
+def test_a_nul_character_in_a_players_name_is_refused(server: ThreadServer, db_url: str):
+    """A name with U+0000 was a 500 (create) or a 503 `storage` (join) on PostgreSQL; now
+    a 422 on every database, and nothing is stored."""
+    count = "SELECT count(*) FROM tables"
+    before = db_rows(db_url, count)
+    created = httpx.post(
+        server.base + "/api/tables", json={"seats": [{"type": "human", "name": "a\u0000"}, HUMAN]}
+    )
+    assert created.status_code == 422, created.text
+    assert db_rows(db_url, count) == before
+    open_table = create_table(server.base, [HUMAN, {"type": "open"}])
+    table_id = open_table["table"]["id"]
+    joined = httpx.post(f"{server.base}/api/tables/{table_id}/join", json={"name": "b\u0000"})
+    assert joined.status_code == 422, joined.text
+    seats = db_rows(
+        db_url, "SELECT kind FROM seats WHERE table_id = :id ORDER BY player", id=table_id
+    )
+    assert seats == [("human",), ("open",)]

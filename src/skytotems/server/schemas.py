@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    TypeAdapter,
+    WithJsonSchema,
+)
 
 from .bots import BOT_LEVELS
 from .clocks import CLOCK_MODES
@@ -21,7 +29,17 @@ if TYPE_CHECKING:
 else:  # the bot registry's names, as a Literal so the schema lists them
     BotLevel = Literal[BOT_LEVELS]
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+def storable_text(value: str) -> str:
+    """Text that every database stores: PostgreSQL refuses U+0000 in text, which made a
+    chat message or a name with it a failed commit (`storage`, or a 500) there."""
+    if "\x00" in value:
+        raise ValueError("text must not contain the character U+0000")
+    return value
+
+
+Text = Annotated[str, AfterValidator(storable_text)]
+Name = Annotated[Text, Field(min_length=1, max_length=40)]
 Token = Annotated[str, Field(min_length=8, max_length=128)]
 MAX_ID_INT = 2**53  # the largest integer every JSON client (a browser's double) holds exactly
 MAX_ID_CHARS = 64
@@ -250,7 +268,7 @@ class Chat(Strict):
 
     type: Literal["chat"]
     id: MessageId
-    text: str = Field(min_length=1, max_length=4000)
+    text: Text = Field(min_length=1, max_length=4000)
     name: Name | None = None
 
 
