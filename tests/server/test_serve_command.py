@@ -54,6 +54,13 @@ def test_bad_serve_arguments_are_usage_errors(args: list[str], option: str, tmp_
         ("SKYTOTEMS_IDLE_CLOCK_LIMITS", "nan"),
         ("SKYTOTEMS_BOT_DELAY_MS", "soon"),
         ("SKYTOTEMS_SQLITE_SYNCHRONOUS", "sometimes"),
+        # accepted at start, then every table socket failed with HTTP 500 (setsockopt)
+        ("SKYTOTEMS_SEND_BUFFER_BYTES", "99999999999"),
+        ("SKYTOTEMS_RECEIVE_BUFFER_BYTES", "4294967296"),
+        # accepted, then a seat handed to that bot never moved
+        ("SKYTOTEMS_TAKEOVER_LEVEL", "nonsense"),
+        # ignored by `serve` (its --bot-workers default hid the variable)
+        ("SKYTOTEMS_BOT_WORKERS", "999"),
     ],
 )
 def test_bad_environment_values_are_usage_errors(variable: str, value: str, tmp_path: Path):

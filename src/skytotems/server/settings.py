@@ -138,14 +138,30 @@ class SettingError(ValueError):
         self.variable = variable
 
 
-def _count(minimum: int) -> Callable[[str], int]:
+def _count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     def read(raw: str) -> int:
         value = int(raw)
-        if value < minimum:
-            raise ValueError(f"must be an integer of at least {minimum}")
+        if value < minimum or (maximum is not None and value > maximum):
+            within = (
+                f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
+            )
+            raise ValueError(f"must be an integer {within}")
         return value
 
     return read
+
+
+MAX_SOCKET_BUFFER = 2**30  # what setsockopt takes (a C int), rounded down; Linux caps it lower
+
+
+def _bot_level(raw: str) -> str:
+    """A bot of the registry (`skytotems.bots.registry`): a seat handed to an unknown
+    level would never move."""
+    from skytotems.bots.registry import BOT_NAMES
+
+    if raw not in BOT_NAMES:
+        raise ValueError(f"must be one of {', '.join(BOT_NAMES)}")
+    return raw
 
 
 def _positive(scale: float = 1.0) -> Callable[[str], float]:
@@ -200,10 +216,10 @@ HOUR = 3600.0
 # Each variable: the setting it gives and how its text is read (ValueError: unusable).
 ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_DB": ("db_url", str),
-    "SKYTOTEMS_BOT_WORKERS": ("bot_workers", _count(1)),
+    "SKYTOTEMS_BOT_WORKERS": ("bot_workers", _count(1, 256)),
     "SKYTOTEMS_BOT_DELAY_MS": ("bot_delay_ms", _count(0)),
     "SKYTOTEMS_CLOCK_SCALE": ("clock_scale", _positive()),
-    "SKYTOTEMS_TAKEOVER_LEVEL": ("takeover_level", str),
+    "SKYTOTEMS_TAKEOVER_LEVEL": ("takeover_level", _bot_level),
     "SKYTOTEMS_SQLITE_SYNCHRONOUS": ("sqlite_synchronous", _synchronous),
     "SKYTOTEMS_WAITING_EXPIRY_HOURS": ("waiting_expiry_s", _positive(HOUR)),
     "SKYTOTEMS_MAX_BODY_BYTES": ("max_body_bytes", _count(1)),
@@ -217,8 +233,8 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_HELLO_TIMEOUT_S": ("hello_timeout_s", _positive()),
     "SKYTOTEMS_SEND_QUEUE_LIMIT": ("send_queue_limit", _count(1)),
     "SKYTOTEMS_SEND_QUEUE_BYTES": ("send_queue_bytes", _count(1)),
-    "SKYTOTEMS_SEND_BUFFER_BYTES": ("send_buffer_bytes", _count(0)),
-    "SKYTOTEMS_RECEIVE_BUFFER_BYTES": ("receive_buffer_bytes", _count(0)),
+    "SKYTOTEMS_SEND_BUFFER_BYTES": ("send_buffer_bytes", _count(0, MAX_SOCKET_BUFFER)),
+    "SKYTOTEMS_RECEIVE_BUFFER_BYTES": ("receive_buffer_bytes", _count(0, MAX_SOCKET_BUFFER)),
     "SKYTOTEMS_SEND_STALL_S": ("send_stall_s", _positive()),
     "SKYTOTEMS_WS_PING_S": ("ws_ping_s", _positive()),
     "SKYTOTEMS_WS_SOCKETS_PER_ADDRESS": ("ws_sockets_per_address", _count(1)),
