@@ -209,3 +209,19 @@ def test_a_nul_character_in_a_players_name_is_refused(server: ThreadServer, db_u
         db_url, "SELECT kind FROM seats WHERE table_id = :id ORDER BY player", id=table_id
     )
     assert seats == [("human",), ("open",)]
+
+
+def test_a_table_id_with_a_nul_character_is_no_such_table(server: ThreadServer):
+    """`/api/tables/a%00b` was a 500 on every table route on PostgreSQL (which cannot
+    compare text with U+0000), and a table socket was dropped without a close code;
+    such an id names no table: 404 (4404 on the socket), as any unknown id."""
+    base = f"{server.base}/api/tables/a%00b"
+    for path in ("", "/view", "/record", "/replay/0", "/stats"):
+        assert httpx.get(base + path).status_code == 404, path
+    assert httpx.post(base + "/cancel").status_code == 404
+    assert httpx.post(base + "/join", json={"name": "x"}).status_code == 404
+    intruder = Client(server.base, "a%00b", None, hello=False)  # refused before its hello
+    assert intruder.recv()["code"] == "not_found"
+    with pytest.raises(ConnectionClosed) as closed:
+        intruder.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404

@@ -9,6 +9,7 @@ it at once share one load. Decks are kept once per deck id.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +22,9 @@ from skytotems import Deck, default_deck
 from . import store
 from .errors import not_found, storage_unreachable
 from .table import CLOSED, Table
+
+# what a table id can be (`secrets.token_urlsafe`, with room); anything else names no table
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableCache:
@@ -90,8 +94,8 @@ class TableCache:
                 self.finished.move_to_end(table_id)
         if table is not None:
             return table
-        if len(table_id) > 32:
-            raise not_found()
+        if not TABLE_ID.fullmatch(table_id):
+            raise not_found()  # never sent to the database (PostgreSQL refuses U+0000)
         pending = self._loading.get(table_id)
         if pending is None:
             pending = self._loading[table_id] = asyncio.get_running_loop().create_future()
