@@ -279,20 +279,40 @@ def analyse_game(
         results.append(analyst.analyse(view, legal, played, index))
         if progress is not None:
             progress(len(results), len(todo))
-    wanted = range(game.n) if seats is None else seats
+    return report(
+        game.n,
+        seats,
+        [r.to_json() for r in results],
+        level if isinstance(level, str) else "custom",
+        analyst.level.determinizations,
+        seed,
+        time.perf_counter() - start,
+    )
+
+
+def report(
+    players: int,
+    seats: Sequence[int] | None,
+    decisions: list[dict[str, Any]],
+    level: str,
+    determinizations: int,
+    seed: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """The JSON report of analysed decisions (`DecisionAnalysis.to_json`): the CLI's
+    `--json` object, also what the server stores for a finished table."""
+    wanted = range(players) if seats is None else seats
+
+    def mine(s: int) -> list[dict[str, Any]]:
+        return [d for d in decisions if d["seat"] == s]
+
     return {
-        "decisions": [r.to_json() for r in results],
-        "total_loss": {
-            str(s): round(sum(r.loss for r in results if r.seat == s), 3) for s in wanted
-        },
-        "mistakes": {
-            str(s): sum(r.mark == "mistake" for r in results if r.seat == s) for s in wanted
-        },
-        "blunders": {
-            str(s): sum(r.mark == "blunder" for r in results if r.seat == s) for s in wanted
-        },
-        "level": level if isinstance(level, str) else "custom",
-        "determinizations": analyst.level.determinizations,
+        "decisions": decisions,
+        "total_loss": {str(s): round(sum(d["loss"] for d in mine(s)), 3) for s in wanted},
+        "mistakes": {str(s): sum(d["mark"] == "mistake" for d in mine(s)) for s in wanted},
+        "blunders": {str(s): sum(d["mark"] == "blunder" for d in mine(s)) for s in wanted},
+        "level": level,
+        "determinizations": determinizations,
         "seed": seed,
-        "seconds": round(time.perf_counter() - start, 2),
+        "seconds": round(seconds, 2),
     }

@@ -19,14 +19,17 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from fastapi import Depends, FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from limits import parse as parse_rate
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from starlette.types import Receive, Scope, Send
 
 from skytotems import view
 from skytotems.bots.registry import ALIASES, OFFERED
 
-from . import archive, store
+from . import analysis_store, archive, client_address, store
+from .analysis_jobs import AnalysisWorkers
 from .api_docs import add_api_docs
 from .archive import Archive, ReplayCache
 from .autoplay import Autoplay
@@ -42,6 +45,8 @@ from .metrics import Metrics
 from .readiness import Readiness
 from .schemas import (
     LIMIT_RESPONSES,
+    AnalysisJob,
+    AnalysisLevelName,
     Bots,
     CreatedTable,
     CreateTable,
@@ -49,6 +54,7 @@ from .schemas import (
     Joined,
     JoinTable,
     Ready,
+    Refusal,
     SeatToken,
     TableList,
     TableSummary,
@@ -79,6 +85,8 @@ class Runtime:
     readiness: Readiness
     metrics: Metrics
     lobby: Lobby
+    analysis: AnalysisWorkers
+    engine: Engine
     bus: RedisBus | None = None  # the bus to the other processes (with --redis)
 
 
@@ -165,6 +173,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     readiness = Readiness(engine)
     autoplay = Autoplay(service, bots)
     keeper = LeaseKeeper(leases, service, settings.lease_poll_s)
+    analysis = AnalysisWorkers(settings, engine, service)
     if bus is not None:
         bus.start(Fanout(service))
         readiness.watch("redis", bus)
@@ -172,6 +181,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
         await keeper.tick()  # the tables nobody drives are adopted before the sweeps
         await service.start()
         keeper.start()
+        analysis.start()
         yield Runtime(
             settings,
             service,
@@ -181,9 +191,12 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
             readiness,
             metrics,
             Lobby(engine, service.tables),
+            analysis,
+            engine,
             bus,
         )
     finally:
+        await analysis.close()
         await keeper.close()
         await autoplay.close()
         await service.close()
@@ -389,6 +402,73 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Per player: totems by kind, pedestals, clouds, cards, points by source."""
         table = await rt.service.committed(table_id)
         return {"table": table.summary(), "players": archive.stats(table)}
+
+    analysis_rate = parse_rate(settings.analysis_rate)
+    trusted = client_address.trusted_networks(settings.trusted_proxies)
+    job_responses: dict[int | str, dict[str, Any]] = {
+        200: {"description": "The job was there already (queued, running, done or failed)"},
+        202: {"model": AnalysisJob, "description": "The job was queued now"},
+        409: {"model": Refusal, "description": "The game is not finished (`not_finished`)"},
+    }
+
+    @app.post(
+        "/api/tables/{table_id}/analysis",
+        response_model=AnalysisJob,
+        responses=job_responses,
+        tags=["records"],
+    )
+    async def ask_analysis(
+        table_id: str, request: Request, rt: Rt, level: AnalysisLevelName | None = None
+    ) -> Any:
+        """Queue the post-game analysis of a finished table (docs/analysis.md), or get its
+        job if someone asked already: one job per table and level, computed once and
+        kept. Anyone may ask (the record is public once the game is over); each client
+        address may queue `analysis_rate` new jobs (429 with Retry-After beyond)."""
+        table = await rt.service.committed(table_id)
+        archive.require_finished(table, "a game is analysed once it is over")
+        who = analysis_store.requester(client_address.of_scope(request.scope, trusted))
+        window_ms = int(analysis_rate.get_expiry() * 1000)
+        asked = await asyncio.to_thread(
+            analysis_store.ask,
+            rt.engine,
+            table_id,
+            level or settings.analysis_level,
+            who,
+            analysis_rate.amount,
+            window_ms,
+        )
+        if asked.job is None:
+            retry = asked.retry_after_s
+            body = {
+                "code": "rate_limited",
+                "message": f"too many analyses asked for from your address "
+                f"({settings.analysis_rate}); retry in {retry} s",
+            }
+            return JSONResponse(body, status_code=429, headers={"Retry-After": str(retry)})
+        if asked.created:
+            rt.analysis.wake()
+        job = analysis_store.public(asked.job)
+        return JSONResponse(job, status_code=202) if asked.created else job
+
+    @app.get(
+        "/api/tables/{table_id}/analysis",
+        response_model=AnalysisJob,
+        responses={404: {"model": Refusal, "description": "Nobody asked for it (`no_analysis`)"}},
+        tags=["records"],
+    )
+    async def get_analysis(
+        table_id: str, rt: Rt, level: AnalysisLevelName | None = None
+    ) -> dict[str, Any]:
+        """The analysis job of a table at a level: its progress, then its result."""
+
+        def read() -> dict[str, Any] | None:
+            with rt.engine.connect() as conn:
+                return analysis_store.get(conn, table_id, level or settings.analysis_level)
+
+        row = await asyncio.to_thread(read)
+        if row is None:
+            raise ServiceError("no_analysis", "nobody asked for this analysis yet", 404)
+        return analysis_store.public(row)
 
     if settings.static_dir is not None and settings.static_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="web")

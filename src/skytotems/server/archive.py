@@ -21,21 +21,21 @@ from .errors import ServiceError
 from .table import Table
 
 
-def _require_finished(table: Table, what: str) -> None:
+def require_finished(table: Table, what: str) -> None:
     if table.status != "finished":
         raise ServiceError("not_finished", what, 409)
 
 
 def record(table: Table) -> dict[str, Any]:
     """The engine's JSON record; it holds the seed, so only once the game is over."""
-    _require_finished(table, "the record holds the seed: it is served once the game is over")
+    require_finished(table, "the record holds the seed: it is served once the game is over")
     return make_record(table.game)
 
 
 def replay_steps(table: Table) -> list[dict[str, Any]]:
     """Every step of a finished game, computed in one pass: at effective move m, the
     spectator's view, the action that led there and its events (for the replay viewer)."""
-    _require_finished(table, "replays come once the game is over")
+    require_finished(table, "replays come once the game is over")
     moves = len(table.steps)
     game = Game(table.options, table.seed, table.deck)
 
@@ -64,7 +64,7 @@ class ReplayCache:
 
     async def step(self, table: Table, move: int) -> dict[str, Any]:
         """A finished game at effective move `move` (0 to its number of moves)."""
-        _require_finished(table, "replays come once the game is over")
+        require_finished(table, "replays come once the game is over")
         moves = len(table.steps)
         if not 0 <= move <= moves:
             raise ServiceError("no_such_move", f"moves go from 0 to {moves}", 404)
@@ -81,7 +81,7 @@ class ReplayCache:
 
 def stats(table: Table) -> list[dict[str, Any]]:
     """Per player: totems by kind, pedestals, clouds, cards, points by source."""
-    _require_finished(table, "statistics come once the game is over")
+    require_finished(table, "statistics come once the game is over")
     return game_stats(table.game)
 
 

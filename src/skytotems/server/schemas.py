@@ -19,6 +19,8 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from skytotems.bots.analysis import LEVELS as ANALYSIS_LEVELS
+
 from .bots import BOT_LEVELS
 from .clocks import CLOCK_MODES
 
@@ -204,6 +206,26 @@ LIMIT_RESPONSES: dict[int | str, dict[str, Any]] = {
         },
     },
 }
+
+
+AnalysisLevelName = Literal["fast", "greedy", "thorough"]
+assert set(AnalysisLevelName.__args__) == set(ANALYSIS_LEVELS)  # type: ignore[attr-defined]
+
+
+class AnalysisJob(BaseModel):
+    """The post-game analysis of a finished table at a level (docs/analysis.md): one job
+    per table and level, shared by everyone. `done` of `total` decisions are analysed
+    (`total` is null until the worker has counted them); `decisions` are those done so
+    far, and `result` is the CLI's `--json` report once `status` is "done"."""
+
+    table_id: str
+    level: AnalysisLevelName
+    status: Literal["queued", "running", "done", "failed"]
+    done: int
+    total: int | None
+    decisions: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    error: str | None
 
 
 class Health(BaseModel):

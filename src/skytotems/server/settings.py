@@ -62,6 +62,14 @@ class Settings:
     Scale-out (docs/scale-out.md): `redis_url` (None: one process, the in-process hub)
     is the Redis through which several processes tell each other that a table changed;
     `redis_channel` is the pub/sub channel they share (one per deployment on a Redis).
+
+    Post-game analysis (docs/analysis.md, "On the server"): `analysis_workers` worker
+    processes of their own compute the jobs (0: this process computes none, others do);
+    `analysis_level` is the level asked for when a request names none;
+    `analysis_determinizations` replaces every level's K when not 0 (tests and small
+    machines); `analysis_rate` is how many new jobs one client address may queue
+    ("N/period"; asking for a job that exists is free); a job whose process has not said
+    it is alive for `analysis_stale_s` is resumed by another (or the restarted) process.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -100,6 +108,11 @@ class Settings:
     ws_abuse_rate: str = "40/10 seconds"
     redis_url: str | None = None
     redis_channel: str = "skytotems"
+    analysis_workers: int = 1
+    analysis_level: str = "greedy"
+    analysis_determinizations: int = 0
+    analysis_rate: str = "10/hour"
+    analysis_stale_s: float = 30.0
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -210,6 +223,21 @@ def _channel(raw: str) -> str:
     return raw
 
 
+def _analysis_level(raw: str) -> str:
+    from skytotems.bots.analysis import LEVELS
+
+    if raw not in LEVELS:
+        raise ValueError(f"must be one of {', '.join(LEVELS)}")
+    return raw
+
+
+def _determinizations(raw: str) -> int:
+    value = int(raw)
+    if value != 0 and not 2 <= value <= 256:
+        raise ValueError("must be 0 (the level's) or from 2 to 256")
+    return value
+
+
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 HOUR = 3600.0
 
@@ -242,4 +270,9 @@ ENVIRONMENT: dict[str, tuple[str, Callable[[str], object]]] = {
     "SKYTOTEMS_WS_MESSAGE_RATE": ("ws_message_rate", _rate),
     "SKYTOTEMS_WS_ABUSE_RATE": ("ws_abuse_rate", _rate),
     "SKYTOTEMS_REDIS_CHANNEL": ("redis_channel", _channel),
+    "SKYTOTEMS_ANALYSIS_WORKERS": ("analysis_workers", _count(0)),
+    "SKYTOTEMS_ANALYSIS_LEVEL": ("analysis_level", _analysis_level),
+    "SKYTOTEMS_ANALYSIS_DETERMINIZATIONS": ("analysis_determinizations", _determinizations),
+    "SKYTOTEMS_ANALYSIS_RATE": ("analysis_rate", _rate),
+    "SKYTOTEMS_ANALYSIS_STALE_S": ("analysis_stale_s", _positive()),
 }

@@ -133,11 +133,38 @@ class ChatRow(Base):
     text: Mapped[str] = mapped_column(Text)
 
 
+class AnalysisJobRow(Base):
+    """The post-game analysis of one finished table at one level (docs/analysis.md):
+    one row per (table, level), shared by everyone who asks. `claimed_by` is the claim of
+    the worker computing it (a fresh id per claim) and `heartbeat_ms` when that worker
+    last said it was alive; `decisions` holds what is done so far, so a job whose worker
+    died is resumed where it stopped."""
+
+    __tablename__ = "analysis_jobs"
+    __table_args__ = (UniqueConstraint("table_id", "level", name="uq_analysis_table_level"),)
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    level: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    total: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    decisions: Mapped[list[Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    heartbeat_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    requested_by: Mapped[str] = mapped_column(String(64), index=True)
+    created_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
 TABLES = cast(Table, TableRow.__table__)
 CHAT = cast(Table, ChatRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
 DECKS = cast(Table, DeckRow.__table__)
+ANALYSIS_JOBS = cast(Table, AnalysisJobRow.__table__)
 
 
 def now_ms() -> int:

@@ -34,7 +34,9 @@ async function request(method, path, { body, token } = {}) {
   if (!response.ok) {
     const code = (data && (data.code || (data.detail && "malformed"))) || `http_${response.status}`;
     const message = data && (data.message || JSON.stringify(data.detail));
-    throw new ApiError(response.status, code, message);
+    const error = new ApiError(response.status, code, message);
+    error.retryAfter = response.headers.get("Retry-After");
+    throw error;
   }
   return data;
 }
@@ -64,6 +66,11 @@ export const api = {
   /** GET /api/tables/{id}/replay/{move} -> {move, moves, action, events, view}
    *  (finished games only; see docs/web-needs.md) */
   replayStep: (id, move) => request("GET", `/api/tables/${enc(id)}/replay/${move}`),
+  /** POST /api/tables/{id}/analysis -> the analysis job, queued now or already there
+   *  (finished games only; 429 with Retry-After: too many new jobs from this address) */
+  analyse: (id) => request("POST", `/api/tables/${enc(id)}/analysis`),
+  /** GET /api/tables/{id}/analysis -> {status, done, total, decisions, result} (404: none) */
+  analysis: (id) => request("GET", `/api/tables/${enc(id)}/analysis`),
 };
 
 /**

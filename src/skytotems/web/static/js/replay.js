@@ -2,6 +2,7 @@
 // finished game. Each position comes from the server (GET /api/tables/{id}/replay/{move},
 // docs/web-needs.md); the browser only draws it and the events that led to it.
 
+import { AnalysisPanel } from "./analysis.js";
 import { t } from "./i18n.js";
 import { onLanguageChange } from "./i18n.js";
 import { GameLog } from "./log.js";
@@ -48,6 +49,7 @@ export async function startReplay(tableId) {
   const slider = document.getElementById("replay-slider");
   slider.max = String(moves);
   const counter = document.getElementById("replay-counter");
+  const analysis = new AnalysisPanel(tableId, screen, (move) => (stop(), go(move)));
 
   async function fetchStep(move) {
     if (!steps.has(move)) steps.set(move, await api.replayStep(tableId, move));
@@ -72,6 +74,7 @@ export async function startReplay(tableId) {
     else rebuildLog();
     slider.value = String(move);
     counter.textContent = t("replay.counter", { move, moves });
+    analysis.show(move);
     // keep the next few positions ready
     for (let m = move + 1; m <= Math.min(moves, move + 3); m++) fetchStep(m).catch(() => {});
   }
@@ -127,9 +130,11 @@ export async function startReplay(tableId) {
     screen.render();
     rebuildLog();
     counter.textContent = t("replay.counter", { move: current, moves });
+    analysis.render();
   });
   await go(0);
-  window.skytotems = { screen, turnStarts };
+  await analysis.load();
+  window.skytotems = { screen, turnStarts, analysis };
 
   function showMessage(text) {
     const box = document.getElementById("replay-message");

@@ -173,6 +173,7 @@ function totemTip(totem) {
  *   showHeights: boolean
  *   previousKeys: Set of piece keys drawn last time (new pieces get the "appear" class)
  *   highlight: Set of cellKeys to flash (from the log)
+ *   marks: Map cellKey -> "played" | "best" | "both" (the analysis of a replayed decision)
  * Returns the Set of piece keys drawn.
  */
 export function renderAltar(svg, notationAltar, opts = {}) {
@@ -426,6 +427,12 @@ export function renderAltar(svg, notationAltar, opts = {}) {
   if (opts.highlight) {
     for (const el of svg.querySelectorAll("[data-cell]")) {
       if (opts.highlight.has(el.dataset.cell)) el.classList.add("flash");
+    }
+  }
+  if (opts.marks) {
+    for (const el of svg.querySelectorAll("[data-cell]")) {
+      const mark = opts.marks.get(el.dataset.cell);
+      if (mark) el.classList.add(`analysis-${mark}`);
     }
   }
 

@@ -24,8 +24,10 @@ export function renderMainAltar(screen, model) {
     }
   }
   const highlight = screen.highlight && screen.highlight.seat === seat ? new Set(screen.highlight.cells) : null;
+  const marks = screen.analysisMarks && screen.analysisMarks.seat === seat ? screen.analysisMarks.marks : null;
   const keys = renderAltar(svg, view.altars[seat], {
     targets,
+    marks,
     showHeights: screen.ui.showHeights,
     turns: screen.ui.turns,
     previousKeys: screen.animate ? screen.pieceKeys.get(seat) : null,
