@@ -34,6 +34,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
 ]
 SERVER_START_TIMEOUT_S = 120.0
+# the post-game analysis at its cheapest: a whole game in a few seconds (test_web_analysis.py)
+CHEAP_ANALYSIS = {"SKYTOTEMS_ANALYSIS_LEVEL": "fast", "SKYTOTEMS_ANALYSIS_DETERMINIZATIONS": "2"}
 
 
 class LiveServer(ServerProcess):
@@ -64,7 +66,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     folder = tmp_path_factory.mktemp("e2e-server")
     server = LiveServer(
         f"sqlite:///{folder / 'skytotems.db'}",
-        env={"SKYTOTEMS_BOT_DELAY_MS": "0", **UNLIMITED_RATES},
+        env={"SKYTOTEMS_BOT_DELAY_MS": "0", **UNLIMITED_RATES, **CHEAP_ANALYSIS},
         log_path=folder / "server.log",
         start_timeout=SERVER_START_TIMEOUT_S,
     ).start()

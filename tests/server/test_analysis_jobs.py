@@ -34,12 +34,13 @@ BOTS = [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]
 def finished_game(base: str) -> str:
     """The id of a game two random bots played to its end."""
     table_id: str = create_table(base, BOTS)["table"]["id"]
-    wait_for(lambda: httpx.get(f"{base}/api/tables/{table_id}").json()["status"] == "finished", 60)
+    wait_for(lambda: httpx.get(f"{base}/api/tables/{table_id}").json()["status"] == "finished", 120)
     return table_id
 
 
-def analysis_of(base: str, table_id: str, timeout: float = 60.0) -> dict[str, Any]:
-    """Poll the job until it is done (or failed)."""
+def analysis_of(base: str, table_id: str, timeout: float = 180.0) -> dict[str, Any]:
+    """Poll the job until it is done (or failed); the deadline is generous, for a
+    loaded machine (a few seconds of CPU)."""
     found: dict[str, Any] = {}
 
     def over() -> bool:
@@ -156,7 +157,7 @@ def test_the_analysis_of_a_finished_game_is_queued_shared_and_equals_the_cli(
     base = server.base
     table_id = finished_game(base)
     url = f"{base}/api/tables/{table_id}/analysis"
-    assert httpx.get(url).status_code == 404  # nobody asked yet
+    assert httpx.get(url).json()["status"] == "none"  # nobody asked yet
     first = httpx.post(url)
     assert first.status_code == 202, first.text
     assert first.json()["status"] in ("queued", "running", "done")
@@ -192,6 +193,7 @@ def test_only_a_finished_game_is_analysed_and_levels_are_checked(
     assert refused.status_code == 409 and refused.json()["code"] == "not_finished"
     assert httpx.post(url, params={"level": "deepest"}).status_code == 422
     assert httpx.post(f"{server.base}/api/tables/nosuch/analysis").status_code == 404
+    assert httpx.get(f"{server.base}/api/tables/nosuch/analysis").status_code == 404
     assert db_rows(server.settings.db_url, "SELECT count(*) FROM analysis_jobs") == [(0,)]
 
 
@@ -209,7 +211,7 @@ def test_new_jobs_are_rate_limited_per_address_with_retry_after(
     assert 3000 <= int(refused.headers["Retry-After"]) <= 3600
     # asking for a job that exists costs nothing
     assert httpx.post(url, params={"level": "fast"}).status_code == 200
-    assert httpx.get(url, params={"level": "thorough"}).status_code == 404
+    assert httpx.get(url, params={"level": "thorough"}).json()["status"] == "none"
     assert db_rows(server.settings.db_url, "SELECT count(*) FROM analysis_jobs") == [(2,)]
 
 
@@ -234,7 +236,7 @@ def test_two_processes_claim_once_and_a_kill_9_is_resumed_by_the_other(
         status, done, attempts, claimed_by = db_rows(postgres_url, sql)[0]
         return {"status": status, "done": done, "attempts": attempts, "claimed_by": claimed_by}
 
-    wait_for(lambda: job()["done"] > 0, 30, 0.05)
+    wait_for(lambda: job()["done"] > 0, 120, 0.05)
     running = job()
     assert running["status"] == "running" and running["attempts"] == 1
     holder_pid = int(running["claimed_by"].split("-")[0])

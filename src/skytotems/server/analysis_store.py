@@ -45,6 +45,12 @@ def public(row: dict[str, Any]) -> dict[str, Any]:
     return {key: row[key] for key in PUBLIC}
 
 
+def nobody_asked(table_id: str, level: str) -> dict[str, Any]:
+    """What a client reads of a job nobody has asked for (status "none")."""
+    empty = {"status": "none", "done": 0, "total": None, "decisions": [], "result": None}
+    return {"table_id": table_id, "level": level, **empty, "error": None}
+
+
 def get(conn: Connection, table_id: str, level: str) -> dict[str, Any] | None:
     """The job of a table at a level, every column, or None."""
     row = (

@@ -450,24 +450,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         job = analysis_store.public(asked.job)
         return JSONResponse(job, status_code=202) if asked.created else job
 
-    @app.get(
-        "/api/tables/{table_id}/analysis",
-        response_model=AnalysisJob,
-        responses={404: {"model": Refusal, "description": "Nobody asked for it (`no_analysis`)"}},
-        tags=["records"],
-    )
+    @app.get("/api/tables/{table_id}/analysis", response_model=AnalysisJob, tags=["records"])
     async def get_analysis(
         table_id: str, rt: Rt, level: AnalysisLevelName | None = None
     ) -> dict[str, Any]:
-        """The analysis job of a table at a level: its progress, then its result."""
+        """The analysis job of a table at a level: its progress, then its result; status
+        "none" while nobody has asked for it (POST queues it)."""
+        chosen = level or settings.analysis_level
 
         def read() -> dict[str, Any] | None:
             with rt.engine.connect() as conn:
-                return analysis_store.get(conn, table_id, level or settings.analysis_level)
+                return analysis_store.get(conn, table_id, chosen)
 
         row = await asyncio.to_thread(read)
         if row is None:
-            raise ServiceError("no_analysis", "nobody asked for this analysis yet", 404)
+            await rt.service.committed(table_id)  # 404 for a table that does not exist
+            return analysis_store.nobody_asked(table_id, chosen)
         return analysis_store.public(row)
 
     if settings.static_dir is not None and settings.static_dir.is_dir():

@@ -216,11 +216,12 @@ class AnalysisJob(BaseModel):
     """The post-game analysis of a finished table at a level (docs/analysis.md): one job
     per table and level, shared by everyone. `done` of `total` decisions are analysed
     (`total` is null until the worker has counted them); `decisions` are those done so
-    far, and `result` is the CLI's `--json` report once `status` is "done"."""
+    far, and `result` is the CLI's `--json` report once `status` is "done". Status
+    "none": nobody has asked for it yet."""
 
     table_id: str
     level: AnalysisLevelName
-    status: Literal["queued", "running", "done", "failed"]
+    status: Literal["none", "queued", "running", "done", "failed"]
     done: int
     total: int | None
     decisions: list[dict[str, Any]]

@@ -72,9 +72,10 @@ export class AnalysisPanel {
 
   async load() {
     try {
-      this.setJob(await api.analysis(this.tableId));
+      const job = await api.analysis(this.tableId);
+      if (job.status !== "none") this.setJob(job);
     } catch (err) {
-      if (err.status !== 404) this.message(t("error.generic", { message: err.message }));
+      this.message(t("error.generic", { message: err.message }));
     }
   }
 

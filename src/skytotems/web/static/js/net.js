@@ -69,7 +69,8 @@ export const api = {
   /** POST /api/tables/{id}/analysis -> the analysis job, queued now or already there
    *  (finished games only; 429 with Retry-After: too many new jobs from this address) */
   analyse: (id) => request("POST", `/api/tables/${enc(id)}/analysis`),
-  /** GET /api/tables/{id}/analysis -> {status, done, total, decisions, result} (404: none) */
+  /** GET /api/tables/{id}/analysis -> {status, done, total, decisions, result}
+   *  (status "none": nobody asked yet) */
   analysis: (id) => request("GET", `/api/tables/${enc(id)}/analysis`),
 };
 
