@@ -7,6 +7,8 @@ at the fast level with 2 determinizations so that a whole game takes a few secon
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +26,7 @@ from wsclient import Start, ThreadServer, create_table, db_rows, wait_for
 from skytotems.bots.analysis import analyse_game
 from skytotems.cli.analyse import analyse
 from skytotems.rules.record import replay
-from skytotems.server import analysis_store, store
+from skytotems.server import Settings, analysis_store, store
 
 CHEAP = {"analysis_level": "fast", "analysis_determinizations": 2}
 CHEAP_ENV = {"SKYTOTEMS_ANALYSIS_LEVEL": "fast", "SKYTOTEMS_ANALYSIS_DETERMINIZATIONS": "2"}
@@ -213,6 +215,30 @@ def test_new_jobs_are_rate_limited_per_address_with_retry_after(
     assert httpx.post(url, params={"level": "fast"}).status_code == 200
     assert httpx.get(url, params={"level": "thorough"}).json()["status"] == "none"
     assert db_rows(server.settings.db_url, "SELECT count(*) FROM analysis_jobs") == [(2,)]
+
+
+def test_a_killed_worker_process_is_replaced_and_its_job_resumed(tmp_path: Path) -> None:
+    """kill -9 of the analysis worker process alone (the server lives on): the job goes
+    back to the queue at once and a new worker finishes it from the stored decisions."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'skytotems.db'}", static_dir=None, **CHEAP)
+    server = ThreadServer(settings).start()
+    try:
+        table_id = finished_game(server.base)
+        assert httpx.post(f"{server.base}/api/tables/{table_id}/analysis").status_code == 202
+        sql = "SELECT done, attempts FROM analysis_jobs"
+        wait_for(lambda: db_rows(settings.db_url, sql)[0][0] > 0, 120, 0.05)
+        workers = server.app.state.runtime.analysis.pids()
+        assert len(workers) == 1
+        os.kill(workers[0], signal.SIGKILL)
+        result = analysis_of(server.base, table_id)
+        assert result["status"] == "done"
+        assert db_rows(settings.db_url, sql)[0][1] == 2
+        assert server.app.state.runtime.analysis.pids() not in ([], workers)
+        record = httpx.get(f"{server.base}/api/tables/{table_id}/record").json()
+        expected = analyse_game(replay(record), None, "fast", 0, None, 2)
+        assert without_time(result["result"]) == without_time(expected)
+    finally:
+        server.stop()
 
 
 @pytest.mark.usefixtures("postgres_url")

@@ -118,6 +118,12 @@ class AnalysisWorkers:
         """A job was just queued here: look now rather than at the next poll."""
         self._wake.set()
 
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for an operator, and the test that kills one)."""
+        if self._pool is None:
+            return []
+        return [p.pid for p in self._pool._processes.values() if p.pid is not None]
+
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
