@@ -12,6 +12,11 @@ from playwright.sync_api import expect
 from test_web_accessibility import serious_violations
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from playwright.sync_api import Page
+
     from conftest import LiveServer, Pages
 
 BOTS = [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]
@@ -28,7 +33,7 @@ def fresh_finished_game(live_server: LiveServer) -> str:
 
 
 def test_analyse_shows_progress_then_losses_and_jumps_to_the_next_mistake(
-    pages: Pages, live_server: LiveServer
+    pages: Pages, live_server: LiveServer, screenshot: Callable[[Page, str], Path]
 ) -> None:
     tid = fresh_finished_game(live_server)
     page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
@@ -74,6 +79,7 @@ def test_analyse_shows_progress_then_losses_and_jumps_to_the_next_mistake(
         page.wait_for_function(
             f"() => document.getElementById('table-root').dataset.move === '{first['move']}'"
         )
+    screenshot(page, "replay-analysis")
     assert serious_violations(page) == []
     # the result is shared: another viewer sees it without asking again
     other = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
