@@ -178,6 +178,7 @@ export class AnalysisPanel {
       for (const key of actionCells(decision.played)) marks.set(key, "played");
       for (const key of actionCells(decision.best)) marks.set(key, marks.get(key) === "played" ? "both" : "best");
       this.screen.analysisMarks = { seat: decision.seat, marks };
+      if (marks.size) box.appendChild(el("p", "analysis-legend", t("analysis.legend")));
       this.screen.ui.focusSeat = decision.seat;
     }
     this.screen.render();
