@@ -140,10 +140,14 @@ def test_a_job_is_claimed_once_among_racing_workers_and_again_once_stale(db_url:
 def test_a_job_whose_worker_keeps_dying_is_given_up(db_url: str) -> None:
     engine, job_id = stored_job(db_url)
     try:
+        # a process that stops cleanly gives its job back without counting an attempt
+        row = analysis_store.claim(engine, 60_000, analysis_store.new_claim())
+        assert row is not None and row["attempts"] == 1
+        analysis_store.release(engine, {job_id: row["claimed_by"]}, crashed=False)
         for attempt in range(1, analysis_store.MAX_ATTEMPTS + 1):
             row = analysis_store.claim(engine, 60_000, analysis_store.new_claim())
             assert row is not None and row["attempts"] == attempt
-            analysis_store.release(engine, {job_id: row["claimed_by"]})
+            analysis_store.release(engine, {job_id: row["claimed_by"]}, crashed=True)
         assert analysis_store.claim(engine, 60_000, analysis_store.new_claim()) is None
         with engine.connect() as conn:
             row = analysis_store.get(conn, "t", "fast")

@@ -179,7 +179,7 @@ class AnalysisWorkers:
         except BrokenProcessPool:  # the worker process died: the job goes back to the queue
             log.warning("analysis worker died on job %s: queued again", job_id)
             self._pool = None
-            await asyncio.to_thread(jobs.release, self.engine, {job_id: claim_id})
+            await asyncio.to_thread(jobs.release, self.engine, {job_id: claim_id}, True)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -205,7 +205,7 @@ class AnalysisWorkers:
             task.cancel()
         if claims:
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(jobs.release, self.engine, claims)
+                await asyncio.to_thread(jobs.release, self.engine, claims, False)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

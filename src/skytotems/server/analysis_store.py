@@ -177,13 +177,17 @@ def fail(conn: Connection, job_id: int, claim_id: str, error: str) -> None:
     conn.execute(_mine(job_id, claim_id).values(updated_ms=now_ms(), **values))
 
 
-def release(engine: Engine, claims: dict[int, str]) -> None:
-    """Give jobs back to the queue (this process stops, or its worker died): the next
-    claim resumes them from their stored decisions."""
+def release(engine: Engine, claims: dict[int, str], crashed: bool) -> None:
+    """Give jobs back to the queue: the next claim resumes them from their stored
+    decisions. `crashed`: their worker died (the attempt counts towards `MAX_ATTEMPTS`);
+    else this process is stopping, and the attempt is not held against the job."""
     with engine.begin() as conn:
         for job_id, claim_id in claims.items():
             statement = _mine(job_id, claim_id).where(JOBS.c.status == "running")
-            conn.execute(statement.values(status="queued", claimed_by=None, updated_ms=now_ms()))
+            values: dict[str, Any] = {"status": "queued", "claimed_by": None}
+            if not crashed:
+                values["attempts"] = JOBS.c.attempts - 1
+            conn.execute(statement.values(updated_ms=now_ms(), **values))
 
 
 def queued(conn: Connection) -> int:
