@@ -409,6 +409,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         200: {"description": "The job was there already (queued, running, done or failed)"},
         202: {"model": AnalysisJob, "description": "The job was queued now"},
         409: {"model": Refusal, "description": "The game is not finished (`not_finished`)"},
+        429: {
+            **LIMIT_RESPONSES[429],
+            "description": "Too many requests from this client address, or too many new "
+            "analysis jobs (`analysis_rate`) (`rate_limited`); nothing was queued.",
+        },
     }
 
     @app.post(
