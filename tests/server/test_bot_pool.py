@@ -10,6 +10,7 @@ import signal
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
+from wsclient import run_async
 
 from skytotems import Game, GameOptions, view
 from skytotems.server.bots import BotPool
@@ -48,4 +49,4 @@ def test_a_waiting_move_is_withdrawn_and_a_killed_worker_is_replaced() -> None:
         finally:
             pool.shutdown()
 
-    asyncio.run(scenario())
+    run_async(scenario())
