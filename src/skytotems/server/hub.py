@@ -327,7 +327,8 @@ def _id_of(text: str) -> Any:
 async def _receive_loop(
     ws: Socket, conn: Conn, table_id: str, service: TableService, hub: Hub
 ) -> None:
-    limits, key = hub.limits, hub.limits.socket_key()
+    limits = hub.limits
+    counts = limits.socket_counts()
     max_bytes = hub.settings.max_message_bytes
     while True:
         # let every other socket and timer run between two messages of this one, even
@@ -339,8 +340,8 @@ async def _receive_loop(
             return
         if text is None:
             return
-        if not limits.message_allowed(key):
-            if not limits.still_tolerated(key):
+        if not counts.message_allowed():
+            if not counts.still_tolerated():
                 conn.close(POLICY_VIOLATION)  # it kept sending over the rate
                 return
             conn.send(
