@@ -6,12 +6,14 @@ database, and its sockets are shown each entry once, in seq order (docs/scale-ou
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
 import orjson
+from sqlalchemy import event
 from wsclient import run_async
 
 from private_redis import PrivateRedis
@@ -115,6 +117,61 @@ def test_what_one_process_changes_the_other_catches_up_in_seq_order(
             await b.service.play(table_b, seat, table_b.seq, table_b.game.legal_actions(seat)[0])
             assert b.service.tables.held(table_b.id) is table_b
             await until(lambda: table_a.seq == table_b.seq)
+
+    run_async(scenario())
+
+
+def test_a_move_sent_along_with_its_notification_is_folded_without_reading_it_back(
+    postgres_url: str, redis_url: str, redis_channel: str
+):
+    """A game with clocks played to its end through A, one move at a time: B's copy,
+    at the version each move was made on, folds the move sent with its notification and
+    reads no log entry back from the database (benchmarks/load.py: those reads cost more
+    CPU than the move), and ends equal to A's: log, status, result, clocks, version."""
+
+    async def scenario() -> None:
+        async with AsyncExitStack() as stack:
+            a, b = [
+                await stack.enter_async_context(
+                    running(settings(postgres_url, redis_url, redis_channel))
+                )
+                for _ in range(2)
+            ]
+            assert a.bus is not None and b.bus is not None
+            await until(lambda: a.bus.subscribed.is_set() and b.bus.subscribed.is_set())
+            table_a, _ = await a.service.create(
+                {"players": 2}, [{"type": "human"}, {"type": "human"}], "normal"
+            )
+            table_b = await b.service.get(table_a.id)
+            seen = watch(b, table_b, 1)
+            reads: list[str] = []
+
+            def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
+                if "FROM actions" in statement:
+                    reads.append(statement)
+
+            event.listen(b.service.tables.engine, "before_cursor_execute", count)
+            rng = random.Random(3)
+            while not table_a.game.is_over:
+                seat = rng.choice(table_a.game.decision.seats)
+                action = rng.choice(table_a.game.legal_actions(seat))
+                await a.service.play(table_a, table_a.owner(seat), table_a.seq, action)
+                await until(lambda: table_b.seq == table_a.seq)
+            event.remove(b.service.tables.engine, "before_cursor_execute", count)
+            assert reads == []
+            assert b.service.tables.held(table_a.id) in (table_b, None)  # never read back
+            assert table_b.game.history == table_a.game.history
+            assert (table_b.status, table_b.result, table_b.version) == (
+                "finished",
+                table_a.result,
+                table_a.version,
+            )
+            assert table_b.clocks is not None and table_a.clocks is not None
+            assert table_b.clocks.to_json() == table_a.clocks.to_json()
+            seqs = [m["seq"] for m in seen.sent if m["type"] == "state"]
+            assert seqs == list(range(table_a.seq - len(seqs) + 1, table_a.seq + 1))
+            states = [m for m in seen.sent if m["type"] == "state"]
+            assert states[-1]["status"] == "finished" and not any(s.get("reset") for s in states)
 
     run_async(scenario())
 

@@ -6,6 +6,12 @@ clocks charged, the game ended, chat said. The database is the source of truth: 
 changes are read back from it (`store.load_changes`, everything after the copy's seq)
 and folded in here, entry by entry, so the process shows its sockets each entry once,
 in seq order, and never acts on a game older than the log's head.
+
+The usual change, one log entry and the table's columns with it, also comes along with
+its notification (`stored_change`, `from_notice`): a copy that is at exactly the version
+that change was made on folds it without reading the database (versions count every
+change, so the copy then holds all that came before it); any other copy reads the
+database as above.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ from skytotems import Event, Game, IllegalAction, MalformedAction, action_from_j
 from skytotems.rules.undo import blocks_undo
 
 from .clocks import CLOCK_MODES, Clocks
-from .store import StoredChanges
+from .store import Guard, StoredChanges, Write
 from .table import Step, Table
+
+# the table columns a change may carry that a copy holds (`_copy_row`)
+FOLDED_COLUMNS = ("status", "finished_ms", "result", "listed", "clocks")
 
 
 @dataclass(slots=True)
@@ -75,6 +84,41 @@ def fold_changes(
     if changes.chat is not None:
         out.chat = _new_chat(table, changes.chat, chat_history)
     return out
+
+
+def stored_change(write: Write, version: int) -> dict[str, Any] | None:
+    """What the bus sends along with the notification of `write`, now stored at
+    `version`: its log entries and the table columns it set (None: a change that is not
+    all there, such as a seat taken, which the other processes read back)."""
+    guard: Guard | None = write.guard
+    if write.fn is not None or guard is None or not write.entries:
+        return None
+    entries = [{k: v for k, v in e.items() if k != "table_id"} for e in write.entries]
+    columns = {k: v for k, v in guard.values.items() if k in FOLDED_COLUMNS}
+    return {"v": version, "e": entries, "c": columns}
+
+
+def from_notice(table: Table, change: dict[str, Any]) -> StoredChanges | None:
+    """The change sent with a notification as if read back after `table`'s seq, if
+    `table` is at exactly the version it was made on (else None: read the database)."""
+    entries = change["e"]
+    if change["v"] != table.version + 1 or not entries or entries[0]["seq"] != table.seq + 1:
+        return None
+    row: dict[str, Any] = {
+        "status": table.status,
+        "finished_ms": table.finished_ms,
+        "result": table.result,
+        "listed": table.listed,
+        "clocks": table.clocks.to_json() if table.clocks else None,
+    }
+    row.update(change["c"])
+    row["version"] = change["v"]
+    seats = [
+        {"player": p.index, "kind": p.kind, "name": p.name, "level": p.level,
+         "token_hash": p.token_hash}
+        for p in table.players
+    ]  # fmt: skip
+    return StoredChanges(row, seats, list(entries), None)
 
 
 def _copy_row(table: Table, changes: StoredChanges, clock_scale: float) -> bool:

@@ -5,11 +5,14 @@ committed by one process is shown at once to that process's own sockets (its hub
 a small notification (the table, its seq, the server's notices; or that chat was said)
 is published on one Redis pub/sub channel. Every other process that holds the table
 reads what changed from the database by seq (`TableService.catch_up`) and shows its
-sockets the new entries in seq order, nothing skipped, nothing twice: Redis only says
-"look", the database says what. A notification that could not be sent waits (one per
-table, merged) until Redis answers again; a process whose subscription dropped (a
-Redis restart, a slow reader cut off) catches every table it holds up to the
-database's head when it is subscribed again (Redis confirms each subscription).
+sockets the new entries in seq order, nothing skipped, nothing twice: Redis says
+"look", the database says what. A move's notification also carries the move as stored
+(its log entry and the table columns it set, `catchup.stored_change`): a process whose
+copy is at exactly the version before it folds that in without reading the database.
+A notification that could not be sent waits (one per table, merged) until Redis answers
+again; a process whose subscription dropped (a Redis restart, a slow reader cut off)
+catches every table it holds up to the database's head when it is subscribed again
+(Redis confirms each subscription).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import orjson
 import redis.asyncio as aioredis
@@ -38,17 +41,20 @@ RETRY_MAX_S = 2.0
 
 class Notice(TypedDict):
     """One notification on the wire: table `t` changed (up to seq `s`) with the server's
-    notices `n`, and/or chat was said there (`c`); from process `o`."""
+    notices `n`, and/or chat was said there (`c`); from process `o`; `d`: the change
+    itself, as stored (`catchup.stored_change`), when it is one move."""
 
     o: str
     t: str
     s: int
     n: list[dict[str, Any]]
     c: bool
+    d: NotRequired[dict[str, Any] | None]
 
 
 def merge(older: Notice, newer: Notice) -> Notice:
-    """Two notifications of one table as one (the receiver reads up to the head anyway)."""
+    """Two notifications of one table as one (the receiver reads up to the head anyway,
+    so neither's change is sent along)."""
     return Notice(
         o=newer["o"],
         t=newer["t"],
@@ -87,7 +93,9 @@ class Fanout:
         try:
             while (notice := self._pending.pop(table_id, None)) is not None:
                 try:
-                    await self.service.catch_up(table_id, notice["n"], notice["c"], notice["s"])
+                    await self.service.catch_up(
+                        table_id, notice["n"], notice["c"], notice["s"], change=notice.get("d")
+                    )
                     delay = RETRY_MIN_S
                 except Exception:  # the database is away: try again, notices kept
                     log.warning("skytotems: catching up table %s failed", table_id, exc_info=True)
@@ -138,7 +146,16 @@ class RedisBus:
         reset: bool = False,
     ) -> None:
         self.local.publish(table, events, server_events, ack, reset)
-        self._send(Notice(o=self.origin, t=table.id, s=table.seq, n=server_events, c=False))
+        notice = Notice(o=self.origin, t=table.id, s=table.seq, n=server_events, c=False)
+        change = table.stored_change
+        if (
+            not reset
+            and change is not None
+            and change["v"] == table.version
+            and change["e"][-1]["seq"] == table.seq
+        ):
+            notice["d"] = change  # the change just stored: the others need not read it
+        self._send(notice)
 
     def publish_chat(self, table: Table, message: dict[str, Any], ack: Ack | None = None) -> None:
         self.local.publish_chat(table, message, ack)

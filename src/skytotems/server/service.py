@@ -51,7 +51,7 @@ from . import store
 from .bots import BOT_LEVELS
 from .bus import GuardedPublisher, Publisher
 from .cache import TableCache
-from .catchup import fold_changes
+from .catchup import fold_changes, from_notice, stored_change
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
 from .leases import Leases, LocalLeases
@@ -274,12 +274,15 @@ class TableService:
         chat: bool = False,
         seq: int | None = None,
         version: int | None = None,
+        change: dict[str, Any] | None = None,
     ) -> None:
         """Bring this process's copy of a table (if it holds one) up to the database after
         another process changed it (up to `seq`, or to the stored `version`, or anything),
         and show this process's sockets the new entries, in seq order, with that
         process's `notices` (and, when `chat`, the chat said there), through the local
-        hub only (the other processes read the database themselves)."""
+        hub only (the other processes read the database themselves). The `change` sent
+        with the notification (`catchup.stored_change`) is folded without reading the
+        database when this copy is at the version it was made on."""
         if not self.tables.holds(table_id):
             return
         notices = notices or []
@@ -293,10 +296,14 @@ class TableService:
                 if version is not None and version <= table.version:
                     return  # a change this copy already holds
                 history = self.settings.chat_history if chat else None
-                read = functools.partial(
-                    store.load_changes, table_id=table_id, after_seq=table.seq, chat=history
-                )
-                changes = await asyncio.to_thread(store.read_snapshot, self.tables.engine, read)
+                changes = None if change is None or chat else from_notice(table, change)
+                if changes is None:
+                    read = functools.partial(
+                        store.load_changes, table_id=table_id, after_seq=table.seq, chat=history
+                    )
+                    changes = await asyncio.to_thread(
+                        store.read_snapshot, self.tables.engine, read
+                    )
                 if changes is None:
                     return
                 shown_seq = table.seq
@@ -763,6 +770,7 @@ class TableService:
             ) from None
         if write.guard is not None:
             table.version += 1
+            table.stored_change = stored_change(write, table.version)
         return result
 
     async def undo(

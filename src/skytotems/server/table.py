@@ -123,6 +123,10 @@ class Table:
     # the stored table's version this copy is at (store.Guard: a change made on an
     # older copy is refused by the database)
     version: int = 0
+    # the last change this process stored, if it is all in a log entry and the table's
+    # columns (`catchup.Change`): the bus sends it along, so the other processes can fold
+    # it in without reading it back
+    stored_change: dict[str, Any] | None = None
 
     # ---------------------------------------------------------------- players
 
