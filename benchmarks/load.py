@@ -11,7 +11,7 @@ of its target rate with p99 <= 100 ms) and its total CPU per move. Bounded in ti
 moves; it stops by itself.
 
 The database is a SQLite file in a temporary folder, or `--db postgresql://...`: the
-benchmark's tables go in a schema of their own there, dropped at the end. `--redis URL`
+benchmark creates a database of its own on that server and drops it at the end. `--redis URL`
 is given to every server process (SKYTOTEMS_REDIS): with it, the two seats of a table
 sit on different processes, so every move crosses between them; without it, each table
 stays on one process (round robin over the tables).
@@ -48,7 +48,8 @@ from skytotems.server.process import UNLIMITED_RATES, ServerProcess
 
 REPO = Path(__file__).resolve().parents[1]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-APPLICATION_NAME = "skytotems-load"  # how the servers' PostgreSQL backends are found
+# how this run's server backends are found in pg_stat_activity (another run may be going)
+APPLICATION_NAME = f"skytotems-load-{os.getpid()}"
 HELD_SHARE = 0.9
 HELD_P99_MS = 100.0
 
@@ -347,8 +348,8 @@ async def main_async(args: argparse.Namespace, ports: list[int], meter: CpuMeter
 @contextlib.contextmanager
 def benchmark_database(url: str | None, folder: Path) -> Iterator[tuple[str, str | None]]:
     """The servers' database URL and (PostgreSQL) the URL the CPU meter reads from: a
-    SQLite file in `folder`, or a schema of its own in the PostgreSQL database `url`,
-    dropped at the end; the servers' connections carry APPLICATION_NAME."""
+    SQLite file in `folder`, or a database of its own on the PostgreSQL server of `url`,
+    created here and dropped at the end; the servers' connections carry APPLICATION_NAME."""
     if url is None:
         yield f"sqlite:///{folder / 'load.db'}", None
         return
@@ -357,17 +358,17 @@ def benchmark_database(url: str | None, folder: Path) -> Iterator[tuple[str, str
         yield url, None
         return
     libpq = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-    schema = f"load_{uuid.uuid4().hex[:12]}"
+    database = f"skytotems_load_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(libpq, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
+        conn.execute(f'CREATE DATABASE "{database}"')
     try:
-        servers = parsed.update_query_dict(
-            {"options": f"-csearch_path={schema}", "application_name": APPLICATION_NAME}
+        servers = parsed.set(database=database).update_query_dict(
+            {"application_name": APPLICATION_NAME}
         )
         yield servers.render_as_string(hide_password=False), libpq
     finally:
         with psycopg.connect(libpq, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 def main() -> None:
@@ -388,19 +389,21 @@ def main() -> None:
         "--db",
         default=None,
         help="database URL (default: a SQLite file in a temporary folder); on PostgreSQL "
-        "the benchmark uses a schema of its own, dropped at the end",
+        "the benchmark creates a database of its own there, dropped at the end",
     )
     parser.add_argument(
         "--redis", default=None, help="Redis URL given to every server (SKYTOTEMS_REDIS)"
     )
     parser.add_argument(
         "--port",
-        type=int,
-        default=0,
-        help="use a server already running on 127.0.0.1:PORT (for profiling)",
+        default="",
+        help="use servers already running on 127.0.0.1:PORT[,PORT...] (for profiling; "
+        "with --redis the two seats of a table sit on different ones)",
     )
     parser.add_argument(
-        "--server-pid", type=int, default=0, help="with --port: the pid whose CPU time is measured"
+        "--server-pid",
+        default="",
+        help="with --port: the pids whose CPU time is measured (comma-separated)",
     )
     args = parser.parse_args()
     try:
@@ -420,8 +423,13 @@ def main() -> None:
     except ImportError:
         pass
     if args.port:
-        meter = CpuMeter([args.server_pid or os.getpid()], None, None)
-        results = asyncio.run(main_async(args, [args.port], meter))
+        try:
+            ports = [int(p) for p in args.port.split(",")]
+            pids = [int(p) for p in args.server_pid.split(",") if p] or [os.getpid()]
+        except ValueError:
+            parser.error("--port and --server-pid: comma-separated numbers")
+        meter = CpuMeter(pids, None, args.redis)
+        results = asyncio.run(main_async(args, ports, meter))
     else:
         results = run_servers(args)
     if args.json:
