@@ -3,16 +3,16 @@
 With several processes on one PostgreSQL database (docs/scale-out.md), a change
 committed by one process is shown at once to that process's own sockets (its hub), and
 a small notification (the table, its seq, the server's notices; or that chat was said)
-is published on one Redis pub/sub channel. Every other process that holds the table
-reads what changed from the database by seq (`TableService.catch_up`) and shows its
-sockets the new entries in seq order, nothing skipped, nothing twice: Redis says
-"look", the database says what. A move's notification also carries the move as stored
-(its log entry and the table columns it set, `catchup.stored_change`): a process whose
-copy is at exactly the version before it folds that in without reading the database.
-A notification that could not be sent waits (one per table, merged) until Redis answers
-again; a process whose subscription dropped (a Redis restart, a slow reader cut off)
-catches every table it holds up to the database's head when it is subscribed again
-(Redis confirms each subscription).
+is published on one Redis pub/sub channel (those queued together in one message).
+Every other process that holds the table reads what changed from the database by seq
+(`TableService.catch_up`) and shows its sockets the new entries in seq order, nothing
+skipped, nothing twice: Redis says "look", the database says what. A move's
+notification also carries the move as stored (its log entry and the table columns it
+set, `catchup.stored_change`): a process whose copy is at exactly the version before it
+folds that in without reading the database. A notification that could not be sent
+waits (one per table, merged) until Redis answers again; a process whose subscription
+dropped (a Redis restart, a slow reader cut off) catches every table it holds up to the
+database's head when it is subscribed again (Redis confirms each subscription).
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ log = logging.getLogger("skytotems.server")
 
 RETRY_MIN_S = 0.1  # how soon a lost Redis is tried again, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
+# notifications sent in one pub/sub message: what a move costs the receiving process is
+# mostly the client's work per message, so those queued together travel together
+PER_MESSAGE = 100
 
 
 class Notice(TypedDict):
@@ -175,9 +178,12 @@ class RedisBus:
             if not batch:
                 continue
             try:
+                notices = list(batch.values())
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for notice in batch.values():
-                        pipe.publish(self.channel, orjson.dumps(notice))
+                    for start in range(0, len(notices), PER_MESSAGE):
+                        pipe.publish(
+                            self.channel, orjson.dumps(notices[start : start + PER_MESSAGE])
+                        )
                     await pipe.execute()
                 self.sent += len(batch)
                 delay = RETRY_MIN_S
@@ -220,12 +226,15 @@ class RedisBus:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _receive(self, fanout: Fanout, data: bytes) -> None:
+        """One message: a list of notifications (or, from an older process, one)."""
         try:
-            notice: Notice = orjson.loads(data)
-            if notice["o"] == self.origin:
-                return
-            self.received += 1
-            fanout.notify(notice)
+            loaded = orjson.loads(data)
+            notices: list[Notice] = loaded if isinstance(loaded, list) else [loaded]
+            for notice in notices:
+                if notice["o"] == self.origin:
+                    continue
+                self.received += 1
+                fanout.notify(notice)
         except (orjson.JSONDecodeError, KeyError, TypeError):
             log.warning("skytotems: unreadable notification on %s ignored", self.channel)
 
