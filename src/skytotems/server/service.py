@@ -301,9 +301,7 @@ class TableService:
                     read = functools.partial(
                         store.load_changes, table_id=table_id, after_seq=table.seq, chat=history
                     )
-                    changes = await asyncio.to_thread(
-                        store.read_snapshot, self.tables.engine, read
-                    )
+                    changes = await asyncio.to_thread(store.read_snapshot, self.tables.engine, read)
                 if changes is None:
                     return
                 shown_seq = table.seq
