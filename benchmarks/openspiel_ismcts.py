@@ -137,8 +137,10 @@ def summarize(results: list[dict[str, Any]], opponent: str) -> None:
     for name, wins in (("ismcts", ismcts_wins), (opponent, n - ismcts_wins - ties)):
         low, high = wilson_interval(wins + ties / 2, n)
         share = (wins + ties / 2) / n
-        print(f"{name}: {wins} wins of {n} ({ties} shared) = {share:.1%} "
-              f"(Wilson 95% {low:.1%}-{high:.1%})")
+        print(
+            f"{name}: {wins} wins of {n} ({ties} shared) = {share:.1%} "
+            f"(Wilson 95% {low:.1%}-{high:.1%})"
+        )
 
 
 if __name__ == "__main__":

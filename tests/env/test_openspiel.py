@@ -134,7 +134,8 @@ def test_information_states_come_from_the_seat_view_only() -> None:
         assert twin.information_state_tensor(seat) == state.information_state_tensor(seat)
         assert twin.observation_string(seat) == state.observation_string(seat)
         changed = [
-            s for s in others
+            s
+            for s in others
             if twin.information_state_string(s) != state.information_state_string(s)
         ]
         assert changed  # a seat whose goals were redrawn sees its new goals

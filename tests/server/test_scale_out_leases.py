@@ -198,9 +198,7 @@ def test_kill_9_ten_times_during_games_with_bots_and_clocks(
             assert entries[seq] == action, (table_id, seq)
 
 
-def test_a_waiting_table_of_a_killed_process_still_expires(
-    start_process: Start, postgres_url: str
-):
+def test_a_waiting_table_of_a_killed_process_still_expires(start_process: Start, postgres_url: str):
     """Expiry is the holder's work too: a table waiting for players on a process that
     was killed is adopted by another, which closes it when its time is up."""
     expiry = {"SKYTOTEMS_WAITING_EXPIRY_HOURS": str(3 / 3600)}  # 3 s

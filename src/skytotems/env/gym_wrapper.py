@@ -185,9 +185,7 @@ class SkyTotemsGymEnv(gymnasium.Env[Any, np.int64]):
         self._play_opponents()
         return self._observe()
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.aec.agent_selection != self.learner or self._over() or self._lost_by_illegal:
             raise RuntimeError("the episode is over: call reset()")
         if self.illegal_action == "lose" and int(action) not in self.aec.index_map(self.learner):
