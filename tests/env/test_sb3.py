@@ -39,8 +39,9 @@ def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
 
 
 def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> None:
-    """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout),
-    evaluated with the arg-max and the sampled policy against both bots."""
+    """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout
+    over its 8 games), evaluated with the arg-max and the sampled policy against both
+    bots; --save keeps the observation statistics next to the model."""
     script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
     saved = tmp_path / "model.zip"
     run = subprocess.run(
@@ -57,10 +58,12 @@ def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> 
         for policy in ("arg-max", "sampled"):
             assert f"vs {opponent} ({policy}): won" in run.stdout
     assert saved.stat().st_size > 0
+    assert Path(f"{saved}.normalize.pkl").stat().st_size > 0
 
 
 def test_the_example_script_stops_training_at_its_time_limit() -> None:
-    """--minutes bounds the training's wall time: with 0 it stops at its first step."""
+    """--minutes bounds the training's wall time: with 0 it stops at its first step
+    (one step of each of its 8 games)."""
     script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
     run = subprocess.run(
         [sys.executable, str(script), "--steps", "4096", "--minutes", "0", "--games", "0"],
@@ -71,4 +74,4 @@ def test_the_example_script_stops_training_at_its_time_limit() -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "trained 1 steps" in run.stdout
+    assert "trained 8 steps" in run.stdout
