@@ -10,7 +10,7 @@ import gymnasium
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import VecNormalize
+from stable_baselines3.common.vec_env import VecEnv
 
 import skytotems.env  # noqa: F401  (registers skytotems/SkyTotems-v0)
 
@@ -24,16 +24,14 @@ args = parser.parse_args()
 ENVS = 8  # games played side by side: the policy's forward pass is batched over them
 
 
-def make(opponent: str, seed: int, training: bool) -> VecNormalize:
-    """Games against `opponent`, the learner's seat drawn at each reset; the observation
-    is rescaled by running mean and deviation (it mixes 0/1 planes with counts up to 118)."""
+def make(opponent: str, seed: int, games: int) -> VecEnv:
+    """`games` games against `opponent`, the learner's seat drawn at each reset."""
     kwargs = {"opponents": opponent, "observation": "flat", "learner_seat": "random"}
     game = lambda: gymnasium.make("skytotems/SkyTotems-v0", **kwargs)  # noqa: E731
-    games = make_vec_env(game, ENVS if training else 1, seed=seed)
-    return VecNormalize(games, training=training, norm_reward=False)
+    return make_vec_env(game, games, seed=seed)
 
 
-train = make("random", seed=0, training=True)
+train = make("random", seed=0, games=ENVS)
 rollout = max(1, min(256, args.steps // ENVS))  # steps per game per rollout: 2,048 in all
 batch = min(256, rollout * ENVS)
 model = MaskablePPO(
@@ -52,11 +50,9 @@ used = time.process_time() - cpu
 print(f"trained {model.num_timesteps} steps in {used:.0f} s of CPU", flush=True)
 if args.save:
     model.save(args.save)
-    train.save(f"{args.save}.normalize.pkl")  # the observation statistics the model needs
 for opponent in ("random", "greedy"):
     for deterministic in (True, False):  # arg-max moves, or moves sampled as in training
-        rival = make(opponent, seed=1, training=False)  # the same games for both policies
-        rival.obs_rms = train.obs_rms  # the statistics learnt in training
+        rival = make(opponent, seed=1, games=1)  # the same games for both policies
         rewards, _ = evaluate_policy(
             model, rival, args.games, deterministic=deterministic, return_episode_rewards=True
         )
