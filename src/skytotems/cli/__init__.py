@@ -16,11 +16,12 @@ from .analyse import analyse
 from .arena import arena
 from .bench import bench
 from .play import play
+from .puzzles import puzzles
 from .serve import serve
 from .sim import sim
 from .solo import solo
 
-COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo, analyse)
+COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo, analyse, puzzles)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
