@@ -120,7 +120,7 @@ def generate_command(
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (last line).")
 @click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
-def check_command(file: Path, as_json: bool, no_progress: bool) -> int:
+def check_command(file: Path, as_json: bool, no_progress: bool) -> None:
     """Re-prove every puzzle of FILE; exit 1 if any fails."""
     try:
         found = loads(file.read_text(encoding="utf-8"))
@@ -157,4 +157,5 @@ def check_command(file: Path, as_json: bool, no_progress: bool) -> int:
             ],
         }
         click.echo(json.dumps(report))
-    return 1 if failed else 0
+    if failed:
+        click.get_current_context().exit(1)

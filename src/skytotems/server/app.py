@@ -42,6 +42,7 @@ from .hub import __doc__ as PROTOCOL_DOC
 from .leases import AdvisoryLeases, LeaseKeeper, Leases, LocalLeases
 from .lobby import Lobby
 from .metrics import Metrics
+from .puzzles import router as puzzles_router
 from .readiness import Readiness
 from .schemas import (
     LIMIT_RESPONSES,
@@ -472,6 +473,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await rt.service.committed(table_id)  # 404 for a table that does not exist
             return analysis_store.nobody_asked(table_id, chosen)
         return analysis_store.public(row)
+    app.include_router(puzzles_router)
 
     if settings.static_dir is not None and settings.static_dir.is_dir():
         app.mount("/", StaticFiles(directory=settings.static_dir, html=True), name="web")

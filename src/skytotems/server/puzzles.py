@@ -1,0 +1,118 @@
+"""The puzzle routes: the shipped puzzles, and judging a player's moves against the proof.
+
+The position and the question are public; the solution never leaves the server. A
+player's moves are judged by re-solving from the state they reach (any move order that
+can still reach the proved optimum is right), in a worker thread so the event loop never
+searches. Nothing is stored: the browser keeps its own progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from skytotems import view
+from skytotems.puzzles.model import Puzzle, shipped
+from skytotems.puzzles.play import BadMoves, hint, judge, replay
+from skytotems.puzzles.questions import question
+
+from .errors import ServiceError
+
+MAX_MOVES = 200  # far more than any turn takes
+
+router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
+
+
+class Moves(BaseModel):
+    """The moves played so far from the puzzle's position, in the actions' wire form."""
+
+    moves: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+@cache
+def _puzzles() -> dict[str, Puzzle]:
+    return {p.id: p for p in shipped()}
+
+
+def _find(puzzle_id: str) -> Puzzle:
+    found = _puzzles().get(puzzle_id)
+    if found is None:
+        raise ServiceError("no_such_puzzle", f"there is no puzzle {puzzle_id!r}", 404)
+    return found
+
+
+def _summary(p: Puzzle) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "question": p.question,
+        "text": question(p.question).text,
+        "level": p.grade.level,
+        "length": p.grade.length,
+    }
+
+
+def _state(p: Puzzle, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seat's view after `moves` (its legal actions are the next moves)."""
+    try:
+        game, origin = replay(p, moves)
+    except BadMoves as exc:
+        raise ServiceError("bad_moves", str(exc), 400) from None
+    return view(game, origin.seat)
+
+
+@router.get("")
+async def list_puzzles() -> dict[str, Any]:
+    """Every shipped puzzle: id, question, level, solution length (never the solution)."""
+    return {"puzzles": [_summary(p) for p in _puzzles().values()]}
+
+
+@router.get("/{puzzle_id}")
+async def get_puzzle(puzzle_id: str) -> dict[str, Any]:
+    """A puzzle's position (altar notation and the seat's view) and its question."""
+    p = _find(puzzle_id)
+    state = await asyncio.to_thread(_state, p, [])
+    return dict(_summary(p), seat=p.position.seat, altars=list(p.position.altars), view=state)
+
+
+@router.post("/{puzzle_id}/check")
+async def check_moves(puzzle_id: str, body: Moves) -> dict[str, Any]:
+    """Whether the moves so far can still reach the proved optimum, whether they reached
+    it, and the view after them (its `legal_actions` are the next moves)."""
+    p = _find(puzzle_id)
+
+    def work() -> dict[str, Any]:
+        state = _state(p, body.moves)
+        verdict = judge(p, body.moves)
+        out: dict[str, Any] = {
+            "correct": verdict.correct,
+            "solved": verdict.solved,
+            "finished": verdict.finished,
+            "points": verdict.value,
+            "legal_actions": [a.to_json() for a in verdict.legal_actions],
+            "view": state,
+        }
+        if verdict.finished:
+            out["best"] = p.solution.value  # told once the turn is over
+        return out
+
+    return await asyncio.to_thread(work)
+
+
+@router.post("/{puzzle_id}/hint")
+async def get_hint(puzzle_id: str, body: Moves) -> dict[str, Any]:
+    """The next move of a shortest optimal line after the moves so far (null when the
+    turn is over or the optimum is out of reach: start again)."""
+    p = _find(puzzle_id)
+
+    def work() -> dict[str, Any]:
+        try:
+            action = hint(p, body.moves)
+        except BadMoves as exc:
+            raise ServiceError("bad_moves", str(exc), 400) from None
+        return {"action": None if action is None else action.to_json()}
+
+    return await asyncio.to_thread(work)

@@ -1,0 +1,261 @@
+// puzzles.html: a position and a question; the player plays the turn on the altar.
+// Every target comes from the server's legal actions (the table screen's decision layer,
+// ui/decision.js); whether the moves are right is decided by the server against the
+// puzzle's proof, and solved puzzles are remembered in this browser (localStorage).
+
+import { $, button, el } from "./dom.js";
+import { initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
+import { designIcon } from "./pieces.js";
+import { renderAltar } from "./render/altar.js";
+import { cardName, missionText } from "./render/cards.js";
+import { interaction } from "./ui/decision.js";
+
+const SOLVED_KEY = "skytotems.puzzles.solved";
+
+const state = { list: [], puzzle: null, view: null, moves: [], ui: {}, feedback: null };
+
+function solvedSet() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(SOLVED_KEY) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function markSolved(id) {
+  const solved = solvedSet();
+  solved.add(id);
+  localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved]));
+}
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: { Accept: "application/json", ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((data && data.message) || `HTTP ${response.status}`);
+  return data;
+}
+
+function renderList() {
+  const solved = solvedSet();
+  const list = $("#puzzle-list");
+  list.replaceChildren();
+  state.list.forEach((p, i) => {
+    const item = el("li");
+    const label = `${t("puzzles.item", { n: i + 1, level: t(`puzzles.level.${p.level}`) })}${solved.has(p.id) ? " ✓" : ""}`;
+    const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id) });
+    b.dataset.puzzle = p.id;
+    b.dataset.solved = String(solved.has(p.id));
+    if (state.puzzle && state.puzzle.id === p.id) b.setAttribute("aria-current", "true");
+    item.appendChild(b);
+    list.appendChild(item);
+  });
+  $("#puzzle-progress").textContent = t("puzzles.progress", { solved: state.list.filter((p) => solved.has(p.id)).length, total: state.list.length });
+}
+
+function designName(design) {
+  return t(`design.${design}`);
+}
+
+function cellText(cell) {
+  return `${cell[0]},${cell[1]}`;
+}
+
+/** One move in words (for the hint). */
+function moveText(action) {
+  const card = state.view.deck.find((c) => c.id === action.card);
+  const params = {
+    slot: (action.slot ?? 0) + 1,
+    kind: action.kind ? t(`totem.${action.kind}`) : "",
+    cells: (action.cells || []).map(cellText).join(" "),
+    cell: action.cell ? cellText(action.cell) : "",
+    design: action.design ? designName(action.design) : "",
+    card: card ? cardName(card) : action.card || "",
+  };
+  return t(`puzzles.move.${action.type}`, params);
+}
+
+function run(spec) {
+  if (spec.action) {
+    play(spec.action);
+    return;
+  }
+  const command = spec.command;
+  if (!command) return;
+  if (command.type === "totem-kind") state.ui = { totemKind: command.kind, totemCells: [] };
+  else if (command.type === "totem-cancel") state.ui = {};
+  else if (command.type === "totem-cell") {
+    const cells = state.ui.totemCells || [];
+    state.ui.totemCells = cells.includes(command.key) ? cells.filter((k) => k !== command.key) : [...cells, command.key];
+  } else if (command.type === "select-design") state.ui = { design: command.design };
+  render();
+}
+
+function renderBoard(model) {
+  const board = $("#puzzle-board");
+  board.replaceChildren();
+  const view = state.view;
+  // the slots: a slot lights up when taking it is legal
+  const slots = el("div", "puzzle-slots");
+  view.slots.forEach((designs, i) => {
+    const label = el("span");
+    label.appendChild(el("span", "slot-name", t("puzzles.slot", { n: i + 1 })));
+    for (const d of designs) label.appendChild(designIcon(d, 20));
+    const action = model.slots.get(i);
+    const b = button(label, { className: `btn btn-small slot${action ? " target" : ""}`, dataAction: "slot", disabled: !action, onClick: () => action && play(action) });
+    b.dataset.slot = String(i);
+    slots.appendChild(b);
+  });
+  board.appendChild(slots);
+  if (model.pool) {
+    const tray = el("div", "puzzle-pool");
+    tray.appendChild(el("span", "pool-title", t("board.pool")));
+    for (const design of model.pool.designs) {
+      const b = button(designIcon(design, 26), {
+        className: `pool-item${design === model.pool.selected ? " selected" : ""}`,
+        dataAction: "pool-design",
+        onClick: () => run({ command: { type: "select-design", design } }),
+      });
+      b.dataset.design = design;
+      b.setAttribute("aria-label", t("a11y.pool_item", { design: designName(design) }));
+      tray.appendChild(b);
+    }
+    board.appendChild(tray);
+  }
+  if (model.bagDesigns.size) {
+    const bag = el("div", "puzzle-bag");
+    for (const [design, action] of model.bagDesigns) {
+      const label = el("span");
+      label.append(designIcon(design, 20), ` ${designName(design)}`);
+      const b = button(label, { className: "btn btn-small", dataAction: "choose-design", onClick: () => play(action) });
+      b.dataset.design = design;
+      bag.appendChild(b);
+    }
+    board.appendChild(bag);
+  }
+  // the seat's face-down goals: what each asks, and a reveal button when it is legal
+  const goals = view.seats[state.puzzle.seat].goals || [];
+  if (goals.length) {
+    const list = el("ul", "puzzle-goals");
+    for (const goal of goals) {
+      const card = view.deck.find((c) => c.id === goal.card);
+      const item = el("li", "puzzle-goal");
+      item.appendChild(el("span", "goal-text", t("puzzles.goal", { card: card ? cardName(card) : goal.card, mission: card ? missionText(card) : "", points: goal.points })));
+      const action = model.goals.get(goal.card);
+      if (action) {
+        const b = button(t("puzzles.reveal", { card: card ? cardName(card) : goal.card }), { className: "btn btn-small", dataAction: "reveal", onClick: () => play(action) });
+        b.dataset.card = goal.card;
+        item.appendChild(b);
+      }
+      list.appendChild(item);
+    }
+    board.appendChild(list);
+  }
+}
+
+function render() {
+  const puzzle = state.puzzle;
+  renderList();
+  if (!puzzle) return;
+  const view = state.view;
+  const seat = puzzle.seat;
+  $("#puzzle-title").textContent = t("puzzles.title", { n: state.list.findIndex((p) => p.id === puzzle.id) + 1, level: t(`puzzles.level.${puzzle.level}`) });
+  $("#puzzle-question").textContent = t(`puzzles.question.${puzzle.question}`);
+  const model = interaction(view, state.ui);
+  const prompt = model.prompt ? t(model.prompt.key, { ...model.prompt.params, design: model.prompt.params?.design ? designName(model.prompt.params.design) : undefined, kind: model.prompt.params?.kind ? t(`totem.${model.prompt.params.kind}`) : undefined }) : "";
+  $("#puzzle-prompt").textContent = state.feedback?.finished ? "" : prompt;
+  const feedback = $("#puzzle-feedback");
+  feedback.textContent = state.feedback ? state.feedback.text : "";
+  feedback.dataset.state = state.feedback ? state.feedback.kind : "";
+  const targets = new Map();
+  for (const [key, spec] of model.cells) targets.set(key, { ...spec, onClick: () => run(spec) });
+  const svg = $("#puzzle-altar");
+  renderAltar(svg, view.altars[seat], { targets, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
+  const score = t("puzzles.altar_label", { points: view.seats[seat].score.total });
+  svg.setAttribute("aria-label", score);
+  $("#puzzle-score").textContent = score;
+  renderBoard(model);
+  const actions = $("#puzzle-actions");
+  actions.replaceChildren();
+  for (const spec of model.buttons) {
+    const params = { ...spec.params };
+    if (params.design) params.design = designName(params.design);
+    if (params.kind) params.kind = t(`totem.${params.kind}`);
+    const b = button(t(spec.key, params), { className: `btn${spec.primary ? " btn-primary" : ""}`, dataAction: spec.dataAction, onClick: () => run(spec) });
+    actions.appendChild(b);
+  }
+  $("#puzzle-undo").disabled = state.moves.length === 0;
+  $("#puzzle-hint").disabled = Boolean(state.feedback?.finished);
+}
+
+async function open(id) {
+  const puzzle = await call("GET", `/api/puzzles/${encodeURIComponent(id)}`);
+  state.puzzle = puzzle;
+  state.view = puzzle.view;
+  state.moves = [];
+  state.ui = {};
+  state.feedback = null;
+  history.replaceState(null, "", `?p=${encodeURIComponent(id)}`);
+  render();
+}
+
+async function check() {
+  const result = await call("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/check`, { moves: state.moves });
+  state.view = result.view;
+  state.ui = {};
+  if (result.solved) {
+    markSolved(state.puzzle.id);
+    state.feedback = { kind: "solved", finished: true, text: t("puzzles.solved", { points: result.points }) };
+  } else if (result.finished) {
+    state.feedback = { kind: "wrong", finished: true, text: t("puzzles.finished_short", { points: result.points ?? 0, best: result.best }) };
+  } else if (!result.correct) {
+    state.feedback = { kind: "wrong", finished: false, text: t("puzzles.wrong") };
+  } else {
+    state.feedback = state.moves.length ? { kind: "right", finished: false, text: t("puzzles.right") } : null;
+  }
+  render();
+}
+
+async function play(action) {
+  state.moves.push(action);
+  try {
+    await check();
+  } catch (err) {
+    state.moves.pop();
+    state.feedback = { kind: "error", text: String(err.message || err) };
+    render();
+  }
+}
+
+async function hint() {
+  const result = await call("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`, { moves: state.moves });
+  state.feedback = result.action
+    ? { kind: "hint", finished: false, text: t("puzzles.hint", { move: moveText(result.action) }) }
+    : { kind: "wrong", finished: false, text: t("puzzles.hint_none") };
+  render();
+}
+
+async function main() {
+  await initI18n();
+  $("#lang-slot").appendChild(languageSwitcher());
+  onLanguageChange(() => render());
+  state.list = (await call("GET", "/api/puzzles")).puzzles;
+  $("#puzzle-hint").addEventListener("click", () => state.puzzle && hint());
+  $("#puzzle-undo").addEventListener("click", () => {
+    if (!state.puzzle || !state.moves.length) return;
+    state.moves.pop();
+    check();
+  });
+  $("#puzzle-reset").addEventListener("click", () => state.puzzle && open(state.puzzle.id));
+  const wanted = new URLSearchParams(location.search).get("p");
+  const solved = solvedSet();
+  const first = state.list.find((p) => p.id === wanted) || state.list.find((p) => !solved.has(p.id)) || state.list[0];
+  if (first) await open(first.id);
+  else render();
+  document.body.dataset.ready = "true";
+}
+
+main();
