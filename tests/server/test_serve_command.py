@@ -111,3 +111,41 @@ def test_good_environment_values_are_read() -> None:
     assert (settings.http_rate, settings.create_rate) == ("10/second", "3 per minute")
     assert settings.max_body_bytes == 1000
     assert settings.idle_without_clock_s == 12 * 3600
+
+
+def _serve_refusal(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+    """The one `Error:` line of a `serve` that exited 2 without a traceback."""
+    command = [sys.executable, "-c", "from skytotems.cli import main; main()", "serve", *args]
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, cwd=cwd, env=env or dict(os.environ)
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, done.stderr
+    return errors[0]
+
+
+def test_a_missing_postgresql_database_is_a_usage_error(postgres_database: str, tmp_path: Path):
+    """A database the server does not have used to be a ~129-line traceback from the
+    app's startup, exit 3: the server connects once before starting."""
+    from sqlalchemy.engine import make_url
+
+    missing = make_url(postgres_database).set(database="no_such_db_xyz")
+    error = _serve_refusal(["--db", missing.render_as_string(hide_password=False)], tmp_path)
+    assert "--db" in error and "does not exist" in error, error
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("postgresql://postgres@127.0.0.1:1/test", "refused"),  # nothing listens on port 1
+        ("mysql://u@h/d", "driver is not installed"),  # mysqlclient is no dependency
+    ],
+)
+def test_an_unusable_database_is_a_usage_error(url: str, reason: str, tmp_path: Path):
+    error = _serve_refusal(["--db", url], tmp_path)
+    assert "--db" in error and reason in error, error
+    env = {**os.environ, "SKYTOTEMS_DB": url}
+    error = _serve_refusal([], tmp_path, env)
+    assert "--db" in error and "SKYTOTEMS_DB" in error and reason in error, error

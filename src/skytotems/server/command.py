@@ -2,8 +2,8 @@
 
 The command lives with the server, so running the server never loads the other
 commands of the command line (which lists this one among its own). Every argument is
-checked before anything starts: a bad one is a one-line usage error naming the option
-(exit code 2), never a traceback.
+checked before anything starts, and the database is connected to once: a bad one is a
+one-line usage error naming the option (exit code 2), never a traceback.
 """
 
 from __future__ import annotations
@@ -51,6 +51,20 @@ def _check_redis_url(ctx: click.Context, param: click.Parameter, value: str | No
     if not parts.get("host") and not parts.get("path"):
         raise click.BadParameter(f"{value!r} names no Redis host (redis://HOST:6379/0)")
     return value
+
+
+def _check_database(db_url: str) -> None:
+    """Connect once to the database: one that cannot be used is a usage error naming
+    --db (or SKYTOTEMS_DB), before uvicorn starts. (Redis is not checked: a process
+    whose Redis does not answer starts and keeps trying, docs/scale-out.md.)"""
+    from . import preflight
+
+    problem = preflight.database_problem(db_url)
+    if problem is not None:
+        ctx = click.get_current_context()
+        from_env = ctx.get_parameter_source("db_url") == click.core.ParameterSource.ENVIRONMENT
+        hint = "'--db' (from SKYTOTEMS_DB)" if from_env else "'--db'"
+        raise click.BadParameter(problem, param_hint=hint)
 
 
 @click.command("serve")
@@ -113,6 +127,7 @@ def serve(
         settings = Settings.from_env(db_url=db_url, redis_url=redis_url, bot_workers=bot_workers)
     except SettingError as exc:
         raise click.UsageError(f"environment variable {exc}") from None
+    _check_database(db_url)
     app = create_app(settings)
     uvicorn.run(
         app,
