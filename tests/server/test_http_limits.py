@@ -4,7 +4,9 @@ trusted proxy, and the replay cache."""
 
 from __future__ import annotations
 
+import math
 import socket
+import time
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -61,6 +63,32 @@ def test_requests_over_the_rate_get_429_with_retry_after(
     assert refused.status_code == 429
     assert refused.json()["code"] == "rate_limited"
     assert 1 <= int(refused.headers["retry-after"]) <= 60
+
+
+def test_retry_after_is_when_the_oldest_counted_request_leaves_the_window(
+    start_server: Callable[..., ThreadServer],
+):
+    """A trial saw Retry-After: 1 where the window freed later. Moving window of 4 s:
+    requests at t0, then t0+2 s twice; the next is allowed once t0's request leaves, at
+    t0+4, so Retry-After is about 2 (the newest's leaving, t0+6, would say 4), and a
+    request after waiting that long is allowed. Not reproduced: this passes as is."""
+    server = start_server(http_rate="3 per 4 seconds")
+    before_first = time.time()
+    assert httpx.get(server.base + "/api/health").status_code == 200
+    after_first = time.time()
+    time.sleep(2)
+    for _ in range(2):
+        assert httpx.get(server.base + "/api/health").status_code == 200
+    before_refused = time.time()
+    refused = httpx.get(server.base + "/api/health")
+    after_refused = time.time()
+    assert refused.status_code == 429
+    retry = int(refused.headers["retry-after"])
+    frees_at = (before_first + 4, after_first + 4)  # when t0's request leaves the window
+    assert max(1, math.ceil(frees_at[0] - after_refused)) <= retry
+    assert retry <= max(1, math.ceil(frees_at[1] - before_refused))
+    time.sleep(retry)
+    assert httpx.get(server.base + "/api/health").status_code == 200
 
 
 def test_table_creation_has_its_own_rate(start_server: Callable[..., ThreadServer]):
