@@ -473,6 +473,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await rt.service.committed(table_id)  # 404 for a table that does not exist
             return analysis_store.nobody_asked(table_id, chosen)
         return analysis_store.public(row)
+
     app.include_router(puzzles_router)
 
     if settings.static_dir is not None and settings.static_dir.is_dir():
