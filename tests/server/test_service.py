@@ -272,6 +272,32 @@ def test_an_idle_sweep_that_comes_before_the_clocks_timer_still_announces_the_ti
     run(scenario)
 
 
+def test_a_takeover_that_comes_before_the_clocks_timer_still_announces_the_time_out(
+    settings: Settings,
+):
+    """A take-over may find its target out of time before the clocks' timer has run (a
+    busy server, or a timer that fired a millisecond early): the time-out is told with it."""
+    fast = replace(settings, clock_scale=0.002)  # a 0.36 s bank
+
+    async def scenario() -> None:
+        async with running(fast) as rt:
+            table, _ = await rt.service.create(TWO, [HUMAN, HUMAN], "fast")
+            assert table.clocks is not None
+            await act_first_legal(rt, table, 0)  # player 0's clock stops; player 1's runs
+            async with watching(rt, table, 0) as seen:
+                time.sleep(0.6)  # the loop is held: the clocks' timer cannot run first
+                assert not table.clocks.out[1]
+                await rt.service.takeover(table, 0, 1)
+                await settle()
+                notices = seen.notices()
+                timed_out = {"type": "time_out", "player": 1}
+                assert timed_out in notices
+                taken = {"type": "taken_over", "player": 1, "level": "random", "automatic": False}
+                assert notices.index(timed_out) < notices.index(taken)
+
+    run(scenario)
+
+
 def test_when_every_human_is_out_of_time_bots_take_over_and_finish(settings: Settings):
     fast = replace(settings, clock_scale=0.001)
 

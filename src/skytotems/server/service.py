@@ -853,8 +853,12 @@ class TableService:
             if table.clocks is None or not table.clocks.expired(target, now):
                 raise ServiceError("time_left", f"player {target} still has time on the clock")
             victim.kind, victim.level = "bot", self.settings.takeover_level
+            # a target whose time ran out before the timer said so is told of it here
+            newly_out = table.clocks.newly_expired({target}, now)
             table.clocks.mark_out([target])  # the seat stays out of time under the bot
-            timed_out = table.clocks.update(table.clocked_players(), set(), now)
+            timed_out = sorted(
+                {*newly_out, *table.clocks.update(table.clocked_players(), set(), now)}
+            )
             clocks = table.clocks.to_json()
             level = victim.level
 
