@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from skytotems import Event, Game, IllegalAction, MalformedAction, action_from_json
+from skytotems import Event, IllegalAction, MalformedAction, action_from_json
 from skytotems.rules.undo import blocks_undo
 
 from .clocks import CLOCK_MODES, Clocks
@@ -42,10 +42,6 @@ class CaughtUp:
     changed: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)
 
-    @property
-    def anything(self) -> bool:
-        return bool(self.entries or self.changed or self.chat)
-
 
 def fold_changes(
     table: Table, changes: StoredChanges, clock_scale: float, chat_history: int
@@ -58,12 +54,7 @@ def fold_changes(
         if entry["seq"] != table.seq + 1:
             return None
         if entry["kind"] == "undo":
-            to = int(entry["data"]["to"])
-            game = Game(table.options, table.seed, table.deck)
-            for step in table.steps[:to]:
-                game.apply_fast(step.action)
-            table.game = game
-            table.append_entry(None, undo_to=to)
+            table.undo_to(int(entry["data"]["to"]))
             out.reset = True
         else:
             try:
@@ -125,14 +116,7 @@ def _copy_row(table: Table, changes: StoredChanges, clock_scale: float) -> bool:
     """The stored seats, status, result, clocks and version into `table`; whether any
     of them but the version differed."""
     row = changes.row
-    before = (
-        [(p.kind, p.name, p.level, p.token_hash) for p in table.players],
-        table.status,
-        table.finished_ms,
-        table.result,
-        table.listed,
-        _clock_state(table.clocks.to_json() if table.clocks else None),
-    )
+    before = _seen(table, table.clocks.to_json() if table.clocks else None)
     for seat in changes.seats:
         player = table.players[seat["player"]]
         player.kind, player.name = seat["kind"], seat["name"]
@@ -147,22 +131,20 @@ def _copy_row(table: Table, changes: StoredChanges, clock_scale: float) -> bool:
     mode = CLOCK_MODES[table.clock]
     if mode is not None and row["clocks"]:
         table.clocks = Clocks.from_json(mode, row["clocks"], clock_scale)
-    after = (
+    return before != _seen(table, row["clocks"])
+
+
+def _seen(table: Table, clocks: dict[str, Any] | None) -> tuple[Any, ...]:
+    """What the players see of `table`'s row and seats, with `clocks` as stored (without
+    the heartbeat's `alive`, which changes nothing seen)."""
+    return (
         [(p.kind, p.name, p.level, p.token_hash) for p in table.players],
         table.status,
         table.finished_ms,
         table.result,
         table.listed,
-        _clock_state(row["clocks"]),
+        None if clocks is None else {k: v for k, v in clocks.items() if k != "alive"},
     )
-    return before != after
-
-
-def _clock_state(data: dict[str, Any] | None) -> Any:
-    """The clocks as stored, without the heartbeat's `alive` (which changes nothing seen)."""
-    if data is None:
-        return None
-    return {k: v for k, v in data.items() if k != "alive"}
 
 
 def _new_chat(

@@ -30,6 +30,7 @@ from redis.exceptions import RedisError
 from skytotems import Event
 
 from .bus import Ack, Publisher
+from .catchup import stored_change
 from .service import TableService
 from .table import Table
 
@@ -150,10 +151,10 @@ class RedisBus:
     ) -> None:
         self.local.publish(table, events, server_events, ack, reset)
         notice = Notice(o=self.origin, t=table.id, s=table.seq, n=server_events, c=False)
-        change = table.stored_change
+        written = None if reset else table.last_write
+        change = None if written is None else stored_change(*written)
         if (
-            not reset
-            and change is not None
+            change is not None
             and change["v"] == table.version
             and change["e"][-1]["seq"] == table.seq
         ):

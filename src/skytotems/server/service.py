@@ -51,7 +51,7 @@ from . import store
 from .bots import BOT_LEVELS
 from .bus import GuardedPublisher, Publisher
 from .cache import TableCache
-from .catchup import fold_changes, from_notice, stored_change
+from .catchup import fold_changes, from_notice
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
 from .leases import Leases, LocalLeases
@@ -768,7 +768,7 @@ class TableService:
             ) from None
         if write.guard is not None:
             table.version += 1
-            table.stored_change = stored_change(write, table.version)
+            table.last_write = (write, table.version)
         return result
 
     async def undo(
@@ -801,14 +801,9 @@ class TableService:
                     "past a reveal, a random draw or a choice from the bag",
                 )
             target = floor if to == "turn" else len(table.steps) - 1
-            kept = [s.action for s in table.steps[:target]]
-            game = Game(table.options, table.seed, table.deck)
-            for action in kept:
-                game.apply_fast(action)
             now = store.now_ms()
-            table.game = game
             table.human_active_ms = now
-            table.append_entry(None, undo_to=target)
+            table.undo_to(target)
             entry = {
                 "table_id": table.id,
                 "seq": table.seq,

@@ -123,10 +123,10 @@ class Table:
     # the stored table's version this copy is at (store.Guard: a change made on an
     # older copy is refused by the database)
     version: int = 0
-    # the last change this process stored, if it is all in a log entry and the table's
-    # columns (`catchup.Change`): the bus sends it along, so the other processes can fold
-    # it in without reading it back
-    stored_change: dict[str, Any] | None = None
+    # the last change this process stored and the version it made: the Redis bus sends
+    # it along (`catchup.stored_change`, built only there), so the other processes can
+    # fold it in without reading it back
+    last_write: tuple[store.Write, int] | None = None
 
     # ---------------------------------------------------------------- players
 
@@ -206,6 +206,15 @@ class Table:
             game.apply_fast(step.action)
         events.extend(e for step in self.steps[seen:] for e in game.apply(step.action))
         return events
+
+    def undo_to(self, length: int) -> None:
+        """Account for an undo entry back to `length` effective actions: the game is
+        replayed to there (the engine has no way back)."""
+        game = Game(self.options, self.seed, self.deck)
+        for step in self.steps[:length]:
+            game.apply_fast(step.action)
+        self.game = game
+        self.append_entry(None, undo_to=length)
 
     def append_entry(self, step: Step | None, undo_to: int | None = None) -> None:
         """Account for one more log entry: an effective action, or an undo back to a length."""
