@@ -17,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +30,7 @@ from skytotems.rules.record import replay
 
 from . import analysis_store as jobs
 from . import store
-from .bots import _watch_parent
+from .worker_pool import worker_pool
 
 if TYPE_CHECKING:
     from .service import TableService
@@ -126,12 +124,7 @@ class AnalysisWorkers:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def _run(self) -> None:

@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .store import ANALYSIS_JOBS as JOBS
@@ -188,12 +188,6 @@ def release(engine: Engine, claims: dict[int, str], crashed: bool) -> None:
             if not crashed:
                 values["attempts"] = JOBS.c.attempts - 1
             conn.execute(statement.values(updated_ms=now_ms(), **values))
-
-
-def queued(conn: Connection) -> int:
-    """How many jobs wait or run (a metric)."""
-    statement = select(func.count()).where(JOBS.c.status.in_(("queued", "running")))
-    return int(conn.execute(statement).scalar_one())
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,8 @@ import asyncio
 import functools
 import hashlib
 import itertools
-import multiprocessing
 import os
 import random
-import threading
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +22,8 @@ from typing import Any
 
 from skytotems import Action
 from skytotems.bots.registry import BOT_NAMES, make_bot
+
+from .worker_pool import worker_pool
 
 BOT_LEVELS = BOT_NAMES
 
@@ -40,17 +40,6 @@ def choose_action(level: str, seed: int, view: dict[str, Any], legal: list[Actio
     if action not in legal:  # a bot bug must not stall the table: play on at random
         return random.Random(seed).choice(legal)
     return action
-
-
-def _watch_parent(parent: int) -> None:
-    """Worker initializer: exit when the server dies, even by kill -9 (no orphans)."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="skytotems-parent-watch", daemon=True).start()
 
 
 @dataclass(eq=False)
@@ -85,14 +74,7 @@ class BotPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: a fork of a process running an event loop and threads is unsafe
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=context,
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     def warm(self) -> None:
@@ -186,8 +168,8 @@ class BotPool:
         now = time.monotonic()
         self._busy.discard(table)
         self._usage[table] = (self._usage_now(table, now) + now - started, now)
-        for other, (used, at) in list(self._usage.items()):  # forget long-quiet tables
-            if used * 0.5 ** ((now - at) / self.half_life_s) < 1e-3 and other != table:
+        for other in list(self._usage):  # forget long-quiet tables
+            if other != table and self._usage_now(other, now) < 1e-3:
                 del self._usage[other]
         if not done.cancelled() and isinstance(done.exception(), BrokenProcessPool):
             self._replace_workers(pool)  # its moves fail (their callers retry); no others
