@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from cli_helpers import one_line_error
 from skytotems import Game, GameOptions, dumps_record, make_record, view
 from skytotems.bots import make_bot
 from skytotems.cli import cli
@@ -52,14 +53,6 @@ def test_analyse_prints_one_json_object_last(finished: Path) -> None:
         low, high = decision["loss_ci95"]
         assert 0 <= low <= decision["loss"] <= high
     assert len(lines) == len(report["decisions"]) + 2  # a line each, the total, the JSON
-
-
-def one_line_error(result: Result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    for word in words:
-        assert word in lines[0]
 
 
 def test_a_seat_outside_the_game_is_one_line(finished: Path) -> None:

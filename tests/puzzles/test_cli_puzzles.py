@@ -8,6 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from cli_helpers import one_line_error
 from skytotems.cli import cli
 from skytotems.puzzles.model import dumps, loads
 
@@ -16,14 +17,6 @@ from .puzzle_helpers import horse_puzzle
 
 def invoke(*args: str) -> Result:
     return CliRunner().invoke(cli, ["puzzles", *args])
-
-
-def one_line_error(result: Result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    for word in words:
-        assert word in lines[0]
 
 
 def test_check_re_proves_a_file(tmp_path: Path) -> None:

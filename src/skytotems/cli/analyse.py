@@ -10,7 +10,6 @@ Option errors are one line naming the option (exit 2).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,6 +20,7 @@ from ..rules.actions import action_from_json
 from ..rules.engine import Game
 from ..rules.errors import RecordError
 from ..rules.record import replay
+from .progress import progress_bar
 
 
 class OneLineUsageError(click.UsageError):
@@ -106,29 +106,9 @@ def analyse(
     game = load_game(record)
     if seat is not None and not 0 <= seat < game.n:
         raise bad("--seat", f"{seat}: this game has seats 0 to {game.n - 1}")
-    bar: Any = None
-    if not no_progress:
-        from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-
-        bar = tqdm(
-            total=0,
-            unit="decision",
-            desc="analysing",
-            file=sys.stderr,
-            leave=False,
-        )
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.total = total
-            bar.update(1)
-
-    try:
-        seats = None if seat is None else [seat]
+    seats = None if seat is None else [seat]
+    with progress_bar("decision", "analysing", no_progress) as progress:
         report = analyse_game(game, seats, level, seed, progress, determinizations or 0)
-    finally:
-        if bar is not None:
-            bar.close()
     for decision in report["decisions"]:
         click.echo(describe(decision))
     totals = ", ".join(f"seat {s}: {x:.1f}" for s, x in report["total_loss"].items())

@@ -8,11 +8,9 @@ naming the option (exit 2); a file whose puzzles do not all re-prove exits 1.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -22,14 +20,7 @@ from ..puzzles.model import PuzzleFileError, dumps, loads
 from ..rules.errors import OptionsError
 from ..rules.options import GameOptions
 from .analyse import OneLineErrorsCommand, bad
-
-
-def _bar(total: int, unit: str, desc: str, off: bool) -> Any:
-    if off:
-        return None
-    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
-
-    return tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, leave=False)
+from .progress import progress_bar
 
 
 @click.group("puzzles")
@@ -82,17 +73,8 @@ def generate_command(
     except OptionsError as exc:
         raise bad("--totems", str(exc)) from None
     started = time.perf_counter()
-    bar = _bar(games, "game", "mining", no_progress)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(1)
-
-    try:
+    with progress_bar("game", "mining", no_progress) as progress:
         found = generate(games, seed, options, names, max_nodes, progress)
-    finally:
-        if bar is not None:
-            bar.close()
     try:
         out.write_text(dumps(found), encoding="utf-8")
     except OSError as exc:
@@ -129,17 +111,8 @@ def check_command(file: Path, as_json: bool, no_progress: bool) -> None:
     except PuzzleFileError as exc:
         raise bad("FILE", str(exc)) from None
     started = time.perf_counter()
-    bar = _bar(len(found), "puzzle", "proving", no_progress)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(1)
-
-    try:
+    with progress_bar("puzzle", "proving", no_progress) as progress:
         results = check(found, progress)
-    finally:
-        if bar is not None:
-            bar.close()
     seconds = time.perf_counter() - started
     for r in results:
         click.echo(f"{r.id}: {'ok' if r.ok else 'FAILED'}: {r.message} ({r.nodes} nodes)")
