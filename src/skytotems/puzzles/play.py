@@ -51,7 +51,11 @@ def replay(puzzle: Puzzle, moves: Sequence[object]) -> tuple[Game, Origin]:
 
 def judge(puzzle: Puzzle, moves: Sequence[object]) -> Verdict:
     """Whether `moves` still lead to the proved optimum, and whether they reached it."""
-    game, origin = replay(puzzle, moves)
+    return judge_state(puzzle, *replay(puzzle, moves))
+
+
+def judge_state(puzzle: Puzzle, game: Game, origin: Origin) -> Verdict:
+    """`judge` of the state the moves reached (`replay`); `game` is not changed."""
     asked = question(puzzle.question)
     if turn_over(game, origin):
         value = objective(game, origin, asked)

@@ -15,10 +15,10 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
-from skytotems import view
+from skytotems import Game, view
 from skytotems.puzzles.model import Puzzle, shipped
-from skytotems.puzzles.play import BadMoves, hint, judge, replay
-from skytotems.puzzles.questions import question
+from skytotems.puzzles.play import BadMoves, hint, judge_state, replay
+from skytotems.puzzles.questions import Origin, question
 
 from .errors import ServiceError
 
@@ -55,12 +55,17 @@ def _summary(p: Puzzle) -> dict[str, Any]:
     }
 
 
-def _state(p: Puzzle, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    """The seat's view after `moves` (its legal actions are the next moves)."""
+def _replay(p: Puzzle, moves: list[dict[str, Any]]) -> tuple[Game, Origin]:
+    """The state after `moves`; a 400 naming the move that cannot be played."""
     try:
-        game, origin = replay(p, moves)
+        return replay(p, moves)
     except BadMoves as exc:
         raise ServiceError("bad_moves", str(exc), 400) from None
+
+
+def _state(p: Puzzle, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seat's view after `moves` (its legal actions are the next moves)."""
+    game, origin = _replay(p, moves)
     return view(game, origin.seat)
 
 
@@ -85,15 +90,15 @@ async def check_moves(puzzle_id: str, body: Moves) -> dict[str, Any]:
     p = _find(puzzle_id)
 
     def work() -> dict[str, Any]:
-        state = _state(p, body.moves)
-        verdict = judge(p, body.moves)
+        game, origin = _replay(p, body.moves)
+        verdict = judge_state(p, game, origin)
         out: dict[str, Any] = {
             "correct": verdict.correct,
             "solved": verdict.solved,
             "finished": verdict.finished,
             "points": verdict.value,
             "legal_actions": [a.to_json() for a in verdict.legal_actions],
-            "view": state,
+            "view": view(game, origin.seat),
         }
         if verdict.finished:
             out["best"] = p.solution.value  # told once the turn is over
