@@ -58,3 +58,32 @@ def test_a_target_behind_a_taller_target_is_clicked_where_it_glows(
     hits = page.evaluate(HITS_JS, seen)
     screenshot(page, "altar-targets")
     assert hits == {"0,1": "0,1", "1,1": "1,1"}
+
+
+# draws the viewer's altar with the analysis marks of a replayed decision and says, per
+# marked cell, the classes of what is drawn there
+MARKS_JS = """async ([view, marks]) => {
+    const { renderAltar } = await import('/js/render/altar.js');
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    document.body.appendChild(svg);
+    renderAltar(svg, view.altars[view.viewer], { marks: new Map(marks) });
+    const drawn = {};
+    for (const [key] of marks) {
+        const el = svg.querySelector(`[data-cell='${key}']`);
+        drawn[key] = el ? [...el.classList].filter((c) => c.startsWith('analysis-')) : null;
+    }
+    return drawn;
+}"""
+
+
+def test_analysis_marks_show_a_cloud_placed_beside_the_altar(pages: Pages) -> None:
+    """The played or best move of an analysed decision may put a cloud where the altar has
+    none yet (RULES.md §3, Cloud): its spot is drawn and marked, not left out (the replay's
+    analysis showed nothing for such a move)."""
+    game = game_from_position(Position(altars=["0,0 r _", "0,0 _"], options=GameOptions()))
+    seen = view(game, 0)
+    beside = "-1,0"
+    assert beside not in {f"{x},{y}" for x, y in seen["altars"][0]["clouds"]}
+    page = pages.open("/")
+    drawn = page.evaluate(MARKS_JS, [seen, [["0,0", "played"], [beside, "best"]]])
+    assert drawn == {"0,0": ["analysis-played"], beside: ["analysis-spot", "analysis-best"]}

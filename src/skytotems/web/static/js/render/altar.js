@@ -430,9 +430,23 @@ export function renderAltar(svg, notationAltar, opts = {}) {
     }
   }
   if (opts.marks) {
+    const shown = new Set();
     for (const el of svg.querySelectorAll("[data-cell]")) {
       const mark = opts.marks.get(el.dataset.cell);
-      if (mark) el.classList.add(`analysis-${mark}`);
+      if (mark) {
+        el.classList.add(`analysis-${mark}`);
+        shown.add(el.dataset.cell);
+      }
+    }
+    // a move onto a cell that is not on the altar yet (a cloud placed beside it): its spot
+    for (const [key, mark] of opts.marks) {
+      if (shown.has(key)) continue;
+      const [x, y] = turn(key.split(",").map(Number));
+      const top = rhombus(x, y, x + 1, y + 1, 0);
+      const spot = svgEl("polygon", { points: points(top), class: `analysis-spot analysis-${mark}` });
+      spot.dataset.cell = key;
+      ground.appendChild(spot);
+      grow(top);
     }
   }
 
