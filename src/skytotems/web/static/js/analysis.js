@@ -7,7 +7,7 @@
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
-import { cardName } from "./render/cards.js";
+import { actionText } from "./ui/action-text.js";
 import { SEAT_COLOURS } from "./ui/chips.js";
 
 const POLL_MS = 1000;
@@ -19,37 +19,6 @@ export function actionCells(action) {
   if (action.cells) return action.cells.map(cellOf);
   if (action.cell) return [cellOf(action.cell)];
   return [];
-}
-
-/** An action in words, in the reader's language. */
-export function actionText(action, deck) {
-  const cell = action.cell ? cellOf(action.cell) : "";
-  const card = (id) => {
-    const found = deck.get(id);
-    return found ? cardName(found) : id;
-  };
-  switch (action.type) {
-    case "choose_start":
-      return t("action.choose_start", { card: card(action.card) });
-    case "take_slot":
-      return t("action.take_slot", { slot: action.slot + 1 });
-    case "build_totem":
-      return t("action.build_totem", { totem: t(`totem.${action.kind}`), cells: action.cells.map(cellOf).join(" ") });
-    case "place_pedestal":
-      return t("action.place_pedestal", { design: t(`design.${action.design}`), cell });
-    case "return_pedestal":
-      return t("action.return_pedestal", { design: t(`design.${action.design}`) });
-    case "reveal":
-      return t("action.reveal", { card: card(action.card) });
-    case "choose_design":
-      return t("action.choose_design", { design: t(`design.${action.design}`) });
-    case "place_cloud":
-    case "choose_cat":
-    case "wolf_take":
-      return t(`action.${action.type}`, { cell });
-    default:
-      return t(`action.${action.type}`);
-  }
 }
 
 const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);

@@ -72,6 +72,14 @@ export const api = {
   /** GET /api/tables/{id}/analysis -> {status, done, total, decisions, result}
    *  (status "none": nobody asked yet) */
   analysis: (id) => request("GET", `/api/tables/${enc(id)}/analysis`),
+  /** GET /api/puzzles -> {puzzles:[{id, question, text, level, length}]} */
+  puzzles: () => request("GET", "/api/puzzles"),
+  /** GET /api/puzzles/{id} -> {id, question, level, seat, altars, view} */
+  puzzle: (id) => request("GET", `/api/puzzles/${enc(id)}`),
+  /** POST /api/puzzles/{id}/check {moves} -> {correct, solved, finished, points, view, ...} */
+  checkPuzzle: (id, moves) => request("POST", `/api/puzzles/${enc(id)}/check`, { body: { moves } }),
+  /** POST /api/puzzles/{id}/hint {moves} -> {action} (null: start again) */
+  puzzleHint: (id, moves) => request("POST", `/api/puzzles/${enc(id)}/hint`, { body: { moves } }),
 };
 
 /**

@@ -5,9 +5,11 @@
 
 import { $, button, el } from "./dom.js";
 import { initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
+import { api } from "./net.js";
 import { designIcon } from "./pieces.js";
 import { renderAltar } from "./render/altar.js";
 import { cardName, missionText } from "./render/cards.js";
+import { actionText } from "./ui/action-text.js";
 import { interaction } from "./ui/decision.js";
 
 const SOLVED_KEY = "skytotems.puzzles.solved";
@@ -26,17 +28,6 @@ function markSolved(id) {
   const solved = solvedSet();
   solved.add(id);
   localStorage.setItem(SOLVED_KEY, JSON.stringify([...solved]));
-}
-
-async function call(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: { Accept: "application/json", ...(body ? { "Content-Type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && data.message) || `HTTP ${response.status}`);
-  return data;
 }
 
 function renderList() {
@@ -58,24 +49,6 @@ function renderList() {
 
 function designName(design) {
   return t(`design.${design}`);
-}
-
-function cellText(cell) {
-  return `${cell[0]},${cell[1]}`;
-}
-
-/** One move in words (for the hint). */
-function moveText(action) {
-  const card = state.view.deck.find((c) => c.id === action.card);
-  const params = {
-    slot: (action.slot ?? 0) + 1,
-    kind: action.kind ? t(`totem.${action.kind}`) : "",
-    cells: (action.cells || []).map(cellText).join(" "),
-    cell: action.cell ? cellText(action.cell) : "",
-    design: action.design ? designName(action.design) : "",
-    card: card ? cardName(card) : action.card || "",
-  };
-  return t(`puzzles.move.${action.type}`, params);
 }
 
 function run(spec) {
@@ -192,7 +165,7 @@ function render() {
 }
 
 async function open(id) {
-  const puzzle = await call("GET", `/api/puzzles/${encodeURIComponent(id)}`);
+  const puzzle = await api.puzzle(id);
   state.puzzle = puzzle;
   state.view = puzzle.view;
   state.moves = [];
@@ -203,7 +176,7 @@ async function open(id) {
 }
 
 async function check() {
-  const result = await call("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/check`, { moves: state.moves });
+  const result = await api.checkPuzzle(state.puzzle.id, state.moves);
   state.view = result.view;
   state.ui = {};
   if (result.solved) {
@@ -231,9 +204,9 @@ async function play(action) {
 }
 
 async function hint() {
-  const result = await call("POST", `/api/puzzles/${encodeURIComponent(state.puzzle.id)}/hint`, { moves: state.moves });
+  const result = await api.puzzleHint(state.puzzle.id, state.moves);
   state.feedback = result.action
-    ? { kind: "hint", finished: false, text: t("puzzles.hint", { move: moveText(result.action) }) }
+    ? { kind: "hint", finished: false, text: t("puzzles.hint", { move: actionText(result.action, new Map(state.view.deck.map((c) => [c.id, c]))) }) }
     : { kind: "wrong", finished: false, text: t("puzzles.hint_none") };
   render();
 }
@@ -242,7 +215,7 @@ async function main() {
   await initI18n();
   $("#lang-slot").appendChild(languageSwitcher());
   onLanguageChange(() => render());
-  state.list = (await call("GET", "/api/puzzles")).puzzles;
+  state.list = (await api.puzzles()).puzzles;
   $("#puzzle-hint").addEventListener("click", () => state.puzzle && hint());
   $("#puzzle-undo").addEventListener("click", () => {
     if (!state.puzzle || !state.moves.length) return;
