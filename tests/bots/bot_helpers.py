@@ -61,3 +61,12 @@ def positions(games: int, seed: int = 0) -> Iterator[tuple[Game, int]]:
             seat = game.decision.seats[0]
             yield game, seat
             game.apply(tower_biased_action(game, seat, chooser))  # type: ignore[arg-type]
+
+
+def first_real_turn() -> tuple[Game, int]:
+    """A 2-player game (seed 21) at its first turn decision, and the seat to play."""
+    game = Game(GameOptions(players=2), seed=21)
+    while game.decision.kind != "turn":
+        seat = game.decision.seats[0]
+        game.apply(game.legal_actions(seat)[0])
+    return game, game.decision.seats[0]

@@ -10,6 +10,8 @@ from skytotems import EndTurn, Game, GameOptions, view
 from skytotems.bots import BOT_NAMES, Bot, make_bot
 from skytotems.bots.mcts import LEVELS, MctsBot
 
+from .bot_helpers import first_real_turn
+
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_every_registered_name_makes_a_bot(name: str) -> None:
@@ -44,14 +46,6 @@ def test_the_expert_level_spends_its_whole_budget_legally_and_repeats_itself() -
     assert action in legal
     assert bot.last_iterations == LEVELS["expert"].iterations
     assert MctsBot(8, uncapped).choose(seen, legal) == action
-
-
-def first_real_turn() -> tuple[Game, int]:
-    game = Game(GameOptions(players=2), seed=21)
-    while game.decision.kind != "turn":
-        seat = game.decision.seats[0]
-        game.apply(game.legal_actions(seat)[0])
-    return game, game.decision.seats[0]
 
 
 def test_mcts_spends_its_budget_and_repeats_itself_for_a_seed() -> None:

@@ -20,6 +20,21 @@ import gymnasium  # noqa: E402
 from skytotems.env import GYMNASIUM_ID  # noqa: E402
 
 
+def run_example(*args: str) -> subprocess.CompletedProcess[str]:
+    """examples/maskable_ppo.py run as a user runs it, on one thread; it must succeed."""
+    script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+    run = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run
+
+
 def test_maskable_ppo_learns_and_plays_on_the_flat_observation() -> None:
     """MaskablePPO("MlpPolicy", env) straight on gymnasium.make: the masks reach the
     policy through Gymnasium's wrappers, and its moves are legal."""
@@ -42,17 +57,8 @@ def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> 
     """examples/maskable_ppo.py as a user runs it, at smoke size (one 64-step rollout
     over its 8 games), evaluated with the arg-max and the sampled policy against both
     bots."""
-    script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
     saved = tmp_path / "model.zip"
-    run = subprocess.run(
-        [sys.executable, str(script), "--steps", "64", "--games", "1", "--save", str(saved)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
+    run = run_example("--steps", "64", "--games", "1", "--save", str(saved))
     assert "trained 64 steps" in run.stdout
     for opponent in ("random", "greedy"):
         for policy in ("arg-max", "sampled"):
@@ -63,14 +69,5 @@ def test_the_example_script_trains_saves_and_plays_both_bots(tmp_path: Path) -> 
 def test_the_example_script_stops_training_at_its_time_limit() -> None:
     """--minutes bounds the training's wall time: with 0 it stops at its first step
     (one step of each of its 8 games)."""
-    script = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
-    run = subprocess.run(
-        [sys.executable, str(script), "--steps", "4096", "--minutes", "0", "--games", "0"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-2000:]
+    run = run_example("--steps", "4096", "--minutes", "0", "--games", "0")
     assert "trained 8 steps" in run.stdout

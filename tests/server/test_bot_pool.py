@@ -12,16 +12,9 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 from wsclient import run_async
 
-from skytotems import Game, GameOptions, view
+from bots.bot_helpers import first_real_turn
+from skytotems import view
 from skytotems.server.bots import BotPool
-
-
-def first_real_turn() -> tuple[Game, int]:
-    game = Game(GameOptions(players=2), seed=21)
-    while game.decision.kind != "turn":
-        seat = game.decision.seats[0]
-        game.apply(game.legal_actions(seat)[0])
-    return game, game.decision.seats[0]
 
 
 def test_a_waiting_move_is_withdrawn_and_a_killed_worker_is_replaced() -> None:
