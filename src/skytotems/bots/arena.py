@@ -509,7 +509,7 @@ def format_table(summary: dict[str, Any]) -> str:
     ]
     for name, b in sorted(summary["bots"].items(), key=lambda kv: -kv[1]["elo"]):
         low, high = b["win_rate_ci95"]
-        elo_low, elo_high = b.get("elo_ci95") or (math.nan, math.nan)  # older reports: none
+        elo_low, elo_high = b["elo_ci95"]
         lines.append(
             f"{name:<12} {b['games']:>5} {b['win_rate']:>8.1%} "
             f"{f'[{low:.1%}, {high:.1%}]':>15} {b['mean_score']:>10.1f} {b['score_sd']:>6.1f} "

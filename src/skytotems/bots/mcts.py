@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..rules.actions import (
@@ -90,17 +90,11 @@ LEVELS = {
         exploration=8.0,
         opponent_turn="estimate",
     ),
-    # The strongest opponent and the analysis level: the hard level with three times
-    # its budget and twice its sampled games, sized to at most 2.5 s of one core per
-    # decision (docs/bots.md, "The expert level").
-    "expert": Level(
-        iterations=750,
-        determinizations=16,
-        time_cap=60.0,
-        exploration=8.0,
-        opponent_turn="estimate",
-    ),
 }
+# The strongest opponent and the analysis level: the hard level with three times its
+# budget and twice its sampled games, sized to at most 2.5 s of one core per decision
+# (docs/bots.md, "The expert level").
+LEVELS["expert"] = replace(LEVELS["hard"], iterations=750, determinizations=16, time_cap=60.0)
 MAX_PLAYOUT_STEPS = 400
 
 
