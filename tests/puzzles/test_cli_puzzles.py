@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from cli_helpers import one_line_error
 from skytotems.cli import cli
-from skytotems.puzzles.model import dumps, loads
+from skytotems.puzzles.model import dumps, loads, shipped
 
 from .puzzle_helpers import horse_puzzle
 
@@ -70,3 +70,20 @@ def test_option_errors_are_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "skytotems-puzzles", "version": 9, "puzzles": []}')
     one_line_error(invoke("check", str(bad)), "FILE", "version 9")
+
+
+def test_a_puzzle_with_no_runner_up_is_reported_in_words(tmp_path: Path) -> None:
+    alone = next(p for p in shipped() if p.solution.second is None)
+    path = tmp_path / "p.json"
+    path.write_text(dumps([alone]))
+    result = invoke("check", str(path), "--no-progress")
+    assert result.exit_code == 0, result.output
+    line = result.stdout.splitlines()[0]
+    assert "no other first move" in line and "None" not in line, line
+
+
+def test_generate_refuses_an_unwritable_out_before_mining(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "x.json"
+    result = invoke("generate", "--games", "1", "--bots", "random,random", "--out", str(missing))
+    one_line_error(result, "--out", "no folder")
+    assert "mining" not in result.stderr  # refused before the first game's progress

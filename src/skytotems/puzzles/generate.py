@@ -166,7 +166,12 @@ def check_puzzle(puzzle: Puzzle, max_nodes: int = 1_000_000) -> CheckResult:
         return result(False, "the solution does not finish the turn", proof.nodes)
     if objective(replayed, origin, asked) != expected.value:
         return result(False, "the solution does not reach the proved value", proof.nodes)
-    return result(True, f"proved: {proof.value} points, next best {proof.second}", proof.nodes)
+    return result(True, f"proved: {proof.value} points, {_next_best(proof.second)}", proof.nodes)
+
+
+def _next_best(second: int | None) -> str:
+    """The runner-up in words: None when every first move can reach the best value."""
+    return "no other first move" if second is None else f"next best {second}"
 
 
 def check(puzzles: Sequence[Puzzle], progress: Progress | None = None) -> list[CheckResult]:
