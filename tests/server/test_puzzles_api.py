@@ -57,3 +57,6 @@ def test_unknown_puzzles_and_unplayable_moves_are_refused(server: ThreadServer) 
         f"{server.base}/api/puzzles/{pid}/hint", json={"moves": [{"type": "pass"}] * 201}
     )
     assert too_many.status_code == 422
+    for body in ({"moves": [], "solution": True}, {"move": []}):  # a misspelt or extra key
+        extra = httpx.post(f"{server.base}/api/puzzles/{pid}/check", json=body)
+        assert extra.status_code == 422, body

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from skytotems import Game, view
 from skytotems.puzzles.model import Puzzle, shipped
@@ -21,14 +21,16 @@ from skytotems.puzzles.play import BadMoves, hint, judge_state, replay
 from skytotems.puzzles.questions import Origin, question
 
 from .errors import ServiceError
+from .schemas import Strict
 
 MAX_MOVES = 200  # far more than any turn takes
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 
 
-class Moves(BaseModel):
-    """The moves played so far from the puzzle's position, in the actions' wire form."""
+class Moves(Strict):
+    """The moves played so far from the puzzle's position, in the actions' wire form
+    (none: the position itself); any other key is refused, as everywhere in the API."""
 
     moves: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_MOVES)
 
