@@ -60,3 +60,13 @@ def test_unknown_puzzles_and_unplayable_moves_are_refused(server: ThreadServer) 
     for body in ({"moves": [], "solution": True}, {"move": []}):  # a misspelt or extra key
         extra = httpx.post(f"{server.base}/api/puzzles/{pid}/check", json=body)
         assert extra.status_code == 422, body
+
+
+def test_openapi_names_the_refusals_of_the_puzzle_and_analysis_routes(server: ThreadServer):
+    paths = httpx.get(f"{server.base}/api/openapi.json").json()["paths"]
+    assert "404" in paths["/api/puzzles/{puzzle_id}"]["get"]["responses"]
+    for route in ("check", "hint"):
+        responses = paths[f"/api/puzzles/{{puzzle_id}}/{route}"]["post"]["responses"]
+        assert {"400", "404", "422"} <= set(responses), route
+    analysis = paths["/api/tables/{table_id}/analysis"]
+    assert "404" in analysis["get"]["responses"] and "404" in analysis["post"]["responses"]

@@ -409,6 +409,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     job_responses: dict[int | str, dict[str, Any]] = {
         200: {"description": "The job was there already (queued, running, done or failed)"},
         202: {"model": AnalysisJob, "description": "The job was queued now"},
+        404: {"model": Refusal, "description": "No table has this id (`not_found`)"},
         409: {"model": Refusal, "description": "The game is not finished (`not_finished`)"},
         429: {
             **LIMIT_RESPONSES[429],
@@ -456,7 +457,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         job = analysis_store.public(asked.job)
         return JSONResponse(job, status_code=202) if asked.created else job
 
-    @app.get("/api/tables/{table_id}/analysis", response_model=AnalysisJob, tags=["records"])
+    @app.get(
+        "/api/tables/{table_id}/analysis",
+        response_model=AnalysisJob,
+        responses={404: job_responses[404]},
+        tags=["records"],
+    )
     async def get_analysis(
         table_id: str, rt: Rt, level: AnalysisLevelName | None = None
     ) -> dict[str, Any]:

@@ -21,11 +21,23 @@ from skytotems.puzzles.play import BadMoves, hint, judge_state, replay
 from skytotems.puzzles.questions import Origin, question
 
 from .errors import ServiceError
-from .schemas import Strict
+from .schemas import Refusal, Strict
 
 MAX_MOVES = 200  # far more than any turn takes
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
+
+NO_SUCH_PUZZLE: dict[int | str, dict[str, Any]] = {
+    404: {"model": Refusal, "description": "No shipped puzzle has this id (`no_such_puzzle`)"}
+}
+MOVES_REFUSED: dict[int | str, dict[str, Any]] = {
+    **NO_SUCH_PUZZLE,
+    400: {
+        "model": Refusal,
+        "description": "A move is unknown or not legal where it is played (`bad_moves`, "
+        "naming the move)",
+    },
+}
 
 
 class Moves(Strict):
@@ -77,7 +89,7 @@ async def list_puzzles() -> dict[str, Any]:
     return {"puzzles": [_summary(p) for p in _puzzles().values()]}
 
 
-@router.get("/{puzzle_id}")
+@router.get("/{puzzle_id}", responses=NO_SUCH_PUZZLE)
 async def get_puzzle(puzzle_id: str) -> dict[str, Any]:
     """A puzzle's position (altar notation and the seat's view) and its question."""
     p = _find(puzzle_id)
@@ -85,7 +97,7 @@ async def get_puzzle(puzzle_id: str) -> dict[str, Any]:
     return dict(_summary(p), seat=p.position.seat, altars=list(p.position.altars), view=state)
 
 
-@router.post("/{puzzle_id}/check")
+@router.post("/{puzzle_id}/check", responses=MOVES_REFUSED)
 async def check_moves(puzzle_id: str, body: Moves) -> dict[str, Any]:
     """Whether the moves so far can still reach the proved optimum, whether they reached
     it, and the view after them (its `legal_actions` are the next moves)."""
@@ -109,7 +121,7 @@ async def check_moves(puzzle_id: str, body: Moves) -> dict[str, Any]:
     return await asyncio.to_thread(work)
 
 
-@router.post("/{puzzle_id}/hint")
+@router.post("/{puzzle_id}/hint", responses=MOVES_REFUSED)
 async def get_hint(puzzle_id: str, body: Moves) -> dict[str, Any]:
     """The next move of a shortest optimal line after the moves so far (null when the
     turn is over or the optimum is out of reach: start again)."""
