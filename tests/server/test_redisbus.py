@@ -58,6 +58,17 @@ def watch(rt: Runtime, table: Table, player: int | None) -> Collecting:
     return socket
 
 
+def sent_states(socket: Collecting) -> list[dict[str, Any]]:
+    return [m for m in socket.sent if m["type"] == "state"]
+
+
+def shown(socket: Collecting, seq: int) -> bool:
+    """Whether `socket` was sent the state at `seq`: the hub queues it as the copy
+    catches up, and the socket's send task writes it afterwards, so a copy at `seq`
+    does not yet say that its sockets were shown it."""
+    return any(s["seq"] == seq for s in sent_states(socket))
+
+
 def test_what_one_process_changes_the_other_catches_up_in_seq_order(
     postgres_url: str, redis_url: str, redis_channel: str
 ):
@@ -155,7 +166,7 @@ def test_a_move_sent_along_with_its_notification_is_folded_without_reading_it_ba
                 seat = rng.choice(table_a.game.decision.seats)
                 action = rng.choice(table_a.game.legal_actions(seat))
                 await a.service.play(table_a, table_a.owner(seat), table_a.seq, action)
-                await until(lambda: table_b.seq == table_a.seq)
+                await until(lambda: table_b.seq == table_a.seq and shown(seen, table_a.seq))
             event.remove(b.service.tables.engine, "before_cursor_execute", count)
             assert reads == []
             assert b.service.tables.held(table_a.id) in (table_b, None)  # never read back
@@ -167,10 +178,10 @@ def test_a_move_sent_along_with_its_notification_is_folded_without_reading_it_ba
             )
             assert table_b.clocks is not None and table_a.clocks is not None
             assert table_b.clocks.to_json() == table_a.clocks.to_json()
-            seqs = [m["seq"] for m in seen.sent if m["type"] == "state"]
+            sent = sent_states(seen)
+            seqs = [s["seq"] for s in sent]
             assert seqs == list(range(table_a.seq - len(seqs) + 1, table_a.seq + 1))
-            states = [m for m in seen.sent if m["type"] == "state"]
-            assert states[-1]["status"] == "finished" and not any(s.get("reset") for s in states)
+            assert sent[-1]["status"] == "finished" and not any(s.get("reset") for s in sent)
 
     run_async(scenario())
 
@@ -195,14 +206,19 @@ def test_without_redis_the_lease_survey_catches_a_copy_up_with_events(postgres_u
                 action = table_a.game.legal_actions(seat)[0]
                 await a.service.play(table_a, seat, table_a.seq, action)
             held = b.service.tables.held
-            await until(lambda: getattr(held(table_a.id), "seq", None) == table_a.seq)
+            await until(
+                lambda: (
+                    getattr(held(table_a.id), "seq", None) == table_a.seq
+                    and shown(seen, table_a.seq)
+                )
+            )
             assert held(table_a.id) is table_b  # caught up, not read back
             assert table_b.version == table_a.version
-            states = [m for m in seen.sent if m["type"] == "state"]
-            assert states and not any(s.get("reset") for s in states)
-            seqs = [s["seq"] for s in states]
+            sent = sent_states(seen)
+            assert sent and not any(s.get("reset") for s in sent)
+            seqs = [s["seq"] for s in sent]
             assert seqs == sorted(seqs) and seqs[-1] == table_a.seq
-            assert sum(len(s["events"]) for s in states) > 0
+            assert sum(len(s["events"]) for s in sent) > 0
 
     run_async(scenario())
 
