@@ -61,8 +61,8 @@ def test_messages_over_the_rate_are_refused_unread_then_the_socket_is_closed_100
     flood += [{"type": "act", "id": "legal", "seq": mover.seq, "action": legal}]
     flood += [{"type": "chat", "id": f"c{i}", "text": "spam"} for i in range(5)]
     flood += [{"type": "ping", "id": f"q{i}"} for i in range(10)]
-    for message in flood:
-        mover.send(message)
+    # in one write: sent one by one, the last could race the server's close (and fail)
+    mover.send_at_once(flood)
     got, code = read_until_closed(mover)
     assert [m["id"] for m in got if m["type"] == "pong"] == ["p0", "p1", "p2", "p3", "p4"]
     refused = [m for m in got if m["type"] == "error"]

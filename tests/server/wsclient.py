@@ -183,6 +183,15 @@ class Client:
     def send_raw(self, text: str | bytes) -> None:
         self.ws.send(text)
 
+    def send_at_once(self, messages: list[dict[str, Any]]) -> None:
+        """Send `messages` in one write: the server has them all before it answers the
+        first, so what it answers (a close among it) cannot race the sending."""
+        ws = self.ws
+        with ws.protocol_mutex:  # what the connection's own sends and replies hold
+            for message in messages:
+                ws.protocol.send_text(json.dumps(message).encode())
+            ws.socket.sendall(b"".join(ws.protocol.data_to_send()))
+
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)

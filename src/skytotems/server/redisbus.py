@@ -188,7 +188,7 @@ class RedisBus:
                     await pipe.execute()
                 self.sent += len(batch)
                 delay = RETRY_MIN_S
-            except (RedisError, OSError) as exc:
+            except Exception as exc:  # whatever the client raises (see `_listener`)
                 log.warning("skytotems: Redis refused %d notification(s): %s", len(batch), exc)
                 for table_id, notice in batch.items():  # older than what queued meanwhile
                     newer = self._outbox.get(table_id)
@@ -200,6 +200,10 @@ class RedisBus:
     # --------------------------------------------------------------- listening
 
     async def _listener(self, fanout: Fanout) -> None:
+        """Subscribe, and subscribe again after whatever the client raised: not only
+        `RedisError`s (with uvloop, a connection whose transport Redis closed under it
+        raises RuntimeError on its next write), since a listener that stopped would
+        leave this process deaf to the others for good."""
         delay = RETRY_MIN_S
         while True:
             pubsub = self.redis.pubsub()
@@ -217,7 +221,7 @@ class RedisBus:
                         delay = RETRY_MIN_S
                     elif message["type"] == "message":
                         self._receive(fanout, message["data"])
-            except (RedisError, OSError) as exc:
+            except Exception as exc:
                 self.subscribed.clear()
                 log.warning("skytotems: Redis subscription lost (%s); subscribing again", exc)
                 await asyncio.sleep(delay)
