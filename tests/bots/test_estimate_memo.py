@@ -56,3 +56,30 @@ def test_memoised_estimates_equal_estimates_from_empty_memos() -> None:
         _forget_memos()
         cold.append(_estimates(game))
     assert warm == cold
+
+
+def _with_other_bags(positions: list[Game]) -> list[Game]:
+    """Each position, then a copy whose bag lacks some pedestals: the same altars at
+    other costs per pedestal, so a memo keyed without the costs would hand one the
+    other's figures."""
+    out = []
+    chooser = random.Random(5)
+    for game in positions:
+        out.append(game)
+        other = game.copy()
+        for d in range(len(other.bag)):
+            other.bag[d] = max(0, other.bag[d] - chooser.randrange(4))
+        other.bag_total = sum(other.bag)
+        out.append(other)
+    return out
+
+
+def test_memoised_estimates_equal_estimates_from_empty_memos_at_other_costs() -> None:
+    positions = _with_other_bags(_positions())
+    _forget_memos()
+    warm = [_estimates(game) for game in positions]
+    cold = []
+    for game in positions:
+        _forget_memos()
+        cold.append(_estimates(game))
+    assert warm == cold

@@ -129,8 +129,8 @@ def chance_spread(actions: int, rate: float) -> float:
 WEIGHTS = Weights()
 # A candidate totem site: (kind, cells, pedestals still needed, points when built).
 Site = tuple[int, tuple[int, ...], float, int]
-# The altar-dependent part of estimates (plan, goals, room), by weights then by what it
-# depends on; altar versions are unique in a process, so a key never goes stale.
+# The altar-dependent part of estimates (plan, goals, room), by weights then by all it
+# depends on (the altar's content, never its version), so a key never goes stale.
 _ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
 _ALTAR_PARTS_LIMIT = 100_000
 # An anchor cell, the totem kinds in play and the states of the cells around it.
@@ -150,7 +150,6 @@ class Estimator:
         self.w = weights
         self.blessing = weights.blessings()
         bag = game.bag
-        self.bag_key = tuple(bag)
         # Cost of one pedestal of each design on an existing column: scarce designs cost more.
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
@@ -173,15 +172,26 @@ class Estimator:
     def altar_part(self, seat: int, altar: Altar, actions: int, final_build: int) -> float:
         """What the altar prepares: its plan, its face-down goals and its room (cached)."""
         game = self.game
+        cards = game.cards
+        cost = self.cost
+        stacks = altar.stacks
+        # Keyed by the altar's content (in iteration order, which sums and ties follow)
+        # rather than its version: a search meets the same altar again on other copies,
+        # e.g. a playout reply chosen on a copy, then applied to the game. Of the bag only
+        # the costs of the altar's column designs count; of the goals, their missions.
         key = (
-            altar.version,
+            tuple(stacks.items()),
+            tuple(altar.clouds),
+            tuple(altar.covered),
+            tuple(altar.totems),
+            tuple(altar.hoard),
+            tuple([cost[s[0]] if s else 0.0 for s in stacks.values()]),
             actions,
             final_build,
-            self.bag_key,
+            game.kinds,
             game.buildable_kinds,
             game.cat_in_play,
-            tuple(game.goals[seat]),
-            id(game.cards),
+            tuple([(cards[c].points, cards[c].mission) for c in game.goals[seat]]),
         )
         part = self.cache.get(key)
         if part is None:
