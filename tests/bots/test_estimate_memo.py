@@ -40,6 +40,7 @@ def _positions() -> list[Game]:
 def _forget_memos() -> None:
     evaluation._ANCHOR_SITES.clear()
     evaluation._RECIPES.clear()
+    evaluation._READY.clear()
     evaluation._VALUED.clear()
     evaluation._ALTAR_PARTS.clear()
 

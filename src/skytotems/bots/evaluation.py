@@ -315,38 +315,69 @@ class Estimator:
         """The plan's candidates among an anchor's sites (`anchor_sites`, each need
         summed from its recipe): (value, cells, free build), where value is points and
         blessing less the action a build takes, times the chance of finishing the site
-        with `gaining` pedestal-gaining actions.
+        with `gaining` pedestal-gaining actions; only those worth more than 0.05.
 
         Of candidates with the same cells and the same kind of build only the first of
         the most valuable is kept: the plan takes candidates best first (ties in order)
         and skips any whose cells are taken, so the others could never be picked.
         """
-        blessings = self.blessing
-        action_cost = self.w.action_cost
         exp = math.exp
         p = _costs(anchor)
         out: list[Valued] = []
         kept: dict[int, int] = {}  # group -> index in out
-        for kind, cells, points, group, i1, k1, i2, k2, i3, k3 in anchor_recipes(anchor):
+        for base, cells, free, group, i1, k1, i2, k2, i3, k3 in self.ready(
+            _heights(anchor), gaining, spread, wolf_blessing
+        ):
             need = k1 * p[i1] + k2 * p[i2] + k3 * p[i3]
             if need > 0:
                 if gaining <= 0:
                     continue
                 # `chance` inlined (the estimate's hot spot; same figures).
-                q = exp(-need / spread)
+                value = base * exp(-need / spread)
             else:
-                q = 1.0
-            blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
-            # Building takes an action that could have gained pedestals instead.
-            value = (points + blessing - action_cost) * q
+                value = base  # times a chance of 1.0
             if value > 0.05:
                 j = kept.get(group)
                 if j is None or value > out[j][0]:
                     kept[group] = len(out)
-                out.append((value, cells, kind == T_HORSE))
+                out.append((value, cells, free))
         if len(kept) == len(out):
             return tuple(out)
         return tuple([out[j] for j in sorted(kept.values())])
+
+    def ready(
+        self, heights: tuple[object, ...], gaining: int, spread: float, wolf_blessing: float
+    ) -> tuple[Ready, ...]:
+        """An anchor's recipes with their value before the chance, leaving out those
+        that could not pass the plan's threshold at any costs (memoised).
+
+        A column's cost per pedestal is above 1.0 (an empty cloud's is 1.0), so a
+        need is at least its recipe's sum at costs of 1.0 and a value at most the
+        value there: a recipe whose bound is below the threshold is left out.
+        """
+        memo = _READY.setdefault(self.w, {})
+        key = (heights, gaining, wolf_blessing)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= _READY_LIMIT:
+            memo.clear()
+        blessings = self.blessing
+        action_cost = self.w.action_cost
+        out: list[Ready] = []
+        for kind, cells, points, group, i1, k1, i2, k2, i3, k3 in _recipes(heights):
+            blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
+            # Building takes an action that could have gained pedestals instead.
+            base = points + blessing - action_cost
+            least = k1 + k2 + k3  # the need at costs of 1.0
+            if least > 0:
+                if gaining <= 0 or base * math.exp(-least / spread) < _SURELY_BELOW:
+                    continue
+            elif base <= 0.05:
+                continue
+            out.append((base, cells, kind == T_HORSE, group, i1, k1, i2, k2, i3, k3))
+        found = memo[key] = tuple(out)
+        return found
 
     def kind_sites(self, altar: Altar, kind: int) -> list[Site]:
         """The altar's totem sites of one kind, in anchor order (for the goals)."""
@@ -452,6 +483,16 @@ Recipe = tuple[int, tuple[int, ...], int, int, int, float, int, float, int, floa
 # at every draw, heights far less often; bounded.
 _RECIPES: dict[tuple[object, ...], tuple[Recipe, ...]] = {}
 _RECIPES_LIMIT = 100_000
+# A recipe made ready for `Estimator.valued`: (points and blessing less the action a
+# build takes, cells, free build, group, i1, k1, i2, k2, i3, k3).
+Ready = tuple[float, tuple[int, ...], bool, int, int, float, int, float, int, float]
+# Ready recipes by weights, then heights key, gaining actions and wolf blessing: only
+# those that may reach the plan's threshold at some costs; bounded.
+_READY: dict[Weights, dict[tuple[object, ...], tuple[Ready, ...]]] = {}
+_READY_LIMIT = 100_000
+# Below this, a bound of a candidate's value is surely below the plan's threshold
+# (0.05), floating-point rounding included.
+_SURELY_BELOW = 0.05 * (1 - 1e-9)
 
 
 def anchor_sites(key: AnchorKey) -> tuple[Site, ...]:
@@ -476,15 +517,23 @@ def _costs(key: AnchorKey) -> tuple[float, ...]:
     return (*[state[1] for state in key[2:]], 1.0)  # type: ignore[index]
 
 
+def _heights(key: AnchorKey) -> tuple[object, ...]:
+    """An anchor key without its costs: anchor, kinds, then the seven heights."""
+    c, kinds, *states = key
+    return (c, kinds, *[state[0] for state in states])  # type: ignore[index]
+
+
 def anchor_recipes(key: AnchorKey) -> tuple[Recipe, ...]:
     """The recipes of an anchor key's sites, memoised by its heights."""
-    c, kinds, *states = key
-    heights = (c, kinds, *[state[0] for state in states])  # type: ignore[index]
+    return _recipes(_heights(key))
+
+
+def _recipes(heights: tuple[object, ...]) -> tuple[Recipe, ...]:
     recipes = _RECIPES.get(heights)
     if recipes is None:
         if len(_RECIPES) >= _RECIPES_LIMIT:
             _RECIPES.clear()
-        recipes = _RECIPES[heights] = _anchor_recipes(*heights)
+        recipes = _RECIPES[heights] = _anchor_recipes(*heights)  # type: ignore[arg-type]
     return recipes
 
 
@@ -764,6 +813,8 @@ def _rare_site_need(altar: Altar, est: Estimator, kind: int) -> float:
     best = NO_SITE_NEED + 2.0
     wolf = kind == T_WOLF
     for _, cells, need, _ in est.kind_sites(altar, kind):
+        if need >= best:
+            continue  # neither branch below could lower `best`
         rare = missing = False
         for c in (cells[0], cells[2]) if wolf else cells:
             s = stacks.get(c)
