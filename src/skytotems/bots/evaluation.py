@@ -129,16 +129,16 @@ def chance_spread(actions: int, rate: float) -> float:
 WEIGHTS = Weights()
 # A candidate totem site: (kind, cells, pedestals still needed, points when built).
 Site = tuple[int, tuple[int, ...], float, int]
-# The altar-dependent part of estimates (plan, goals, room), by weights then by what it
-# depends on; altar versions are unique in a process, so a key never goes stale.
+# The altar-dependent part of estimates (plan, goals, room), by weights then by all it
+# depends on (the altar's content, never its version), so a key never goes stale.
 _ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
 _ALTAR_PARTS_LIMIT = 100_000
 # An anchor cell, the totem kinds in play and the states of the cells around it.
 AnchorKey = tuple[object, ...]
 # A plan candidate: (value, cells, whether the build is free: a horse or a cat).
 Valued = tuple[float, tuple[int, ...], bool]
-# `Estimator.valued` by weights, then anchor key, gaining actions and wolf blessing.
-_VALUED: dict[Weights, dict[tuple[object, ...], tuple[Valued, ...]]] = {}
+# `Estimator.valued` by weights, then (gaining actions, wolf blessing), then anchor key.
+_VALUED: dict[Weights, dict[tuple[int, float], dict[AnchorKey, tuple[Valued, ...]]]] = {}
 _VALUED_LIMIT = 200_000
 
 
@@ -150,12 +150,12 @@ class Estimator:
         self.w = weights
         self.blessing = weights.blessings()
         bag = game.bag
-        self.bag_key = tuple(bag)
         # Cost of one pedestal of each design on an existing column: scarce designs cost more.
         self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
-        self.sites: dict[int, list[Site]] = {}  # `altar_sites` by altar version
-        self.anchors: dict[int, list[tuple[AnchorKey, tuple[Site, ...]]]] = {}
+        # `kind_sites` by altar version, then kind (-1: every kind).
+        self.sites: dict[int, dict[int, list[Site]]] = {}
+        self.anchors: dict[int, list[AnchorKey]] = {}  # `anchor_keys` by altar version
 
     # ----------------------------------------------------------------- pieces
 
@@ -173,15 +173,26 @@ class Estimator:
     def altar_part(self, seat: int, altar: Altar, actions: int, final_build: int) -> float:
         """What the altar prepares: its plan, its face-down goals and its room (cached)."""
         game = self.game
+        cards = game.cards
+        cost = self.cost
+        stacks = altar.stacks
+        # Keyed by the altar's content (in iteration order, which sums and ties follow)
+        # rather than its version: a search meets the same altar again on other copies,
+        # e.g. a playout reply chosen on a copy, then applied to the game. Of the bag only
+        # the costs of the altar's column designs count; of the goals, their missions.
         key = (
-            altar.version,
+            tuple(stacks.items()),
+            tuple(altar.clouds),
+            tuple(altar.covered),
+            tuple(altar.totems),
+            tuple(altar.hoard),
+            tuple([cost[s[0]] if s else 0.0 for s in stacks.values()]),
             actions,
             final_build,
-            self.bag_key,
+            game.kinds,
             game.buildable_kinds,
             game.cat_in_play,
-            tuple(game.goals[seat]),
-            id(game.cards),
+            tuple([(cards[c].points, cards[c].mission) for c in game.goals[seat]]),
         )
         part = self.cache.get(key)
         if part is None:
@@ -254,15 +265,15 @@ class Estimator:
         spread = chance_spread(gaining, w.rate)
         # Valued per anchor cell, memoised: an anchor's sites and these figures
         # decide its entries (the wolf's blessing only where it has wolf sites).
-        memo = _VALUED.setdefault(w, {})
-        if len(memo) >= _VALUED_LIMIT:
-            memo.clear()
         wolf = wolf_blessing if T_WOLF in game.buildable_kinds else 0.0
-        for anchor, sites in self.anchor_projects(altar):
-            key = (anchor, gaining, wolf)
-            entries = memo.get(key)
+        by_figures = _VALUED.setdefault(w, {})
+        memo = by_figures.get((gaining, wolf))
+        if memo is None or len(memo) >= _VALUED_LIMIT:
+            memo = by_figures[(gaining, wolf)] = {}
+        for anchor in self.anchor_keys(altar):
+            entries = memo.get(anchor)
             if entries is None:
-                entries = memo[key] = self.valued(sites, gaining, spread, wolf)
+                entries = memo[anchor] = self.valued(anchor, gaining, spread, wolf)
             valued.extend(entries)
         if game.cat_in_play and actions > 0:
             for c, s in altar.stacks.items():
@@ -299,52 +310,101 @@ class Estimator:
         return w.potential * total
 
     def valued(
-        self, sites: tuple[Site, ...], gaining: int, spread: float, wolf_blessing: float
+        self, anchor: AnchorKey, gaining: int, spread: float, wolf_blessing: float
     ) -> tuple[Valued, ...]:
-        """The plan's candidates among `sites`: (value, cells, free build), where value
-        is points and blessing less the action a build takes, times the chance of
-        finishing the site with `gaining` pedestal-gaining actions."""
-        blessings = self.blessing
-        action_cost = self.w.action_cost
+        """The plan's candidates among an anchor's sites (`anchor_sites`, each need
+        summed from its recipe): (value, cells, free build), where value is points and
+        blessing less the action a build takes, times the chance of finishing the site
+        with `gaining` pedestal-gaining actions; only those worth more than 0.05.
+
+        Of candidates with the same cells and the same kind of build only the first of
+        the most valuable is kept: the plan takes candidates best first (ties in order)
+        and skips any whose cells are taken, so the others could never be picked.
+        """
         exp = math.exp
+        p = _costs(anchor)
         out: list[Valued] = []
-        for kind, cells, need, points in sites:
+        kept: dict[int, int] = {}  # group -> index in out
+        for base, cells, free, group, i1, k1, i2, k2, i3, k3 in self.ready(
+            _heights(anchor), gaining, spread, wolf_blessing
+        ):
+            need = k1 * p[i1] + k2 * p[i2] + k3 * p[i3]
             if need > 0:
                 if gaining <= 0:
                     continue
                 # `chance` inlined (the estimate's hot spot; same figures).
-                p = exp(-need / spread)
+                value = base * exp(-need / spread)
             else:
-                p = 1.0
+                value = base  # times a chance of 1.0
+            if value > 0.05:
+                j = kept.get(group)
+                if j is None or value > out[j][0]:
+                    kept[group] = len(out)
+                out.append((value, cells, free))
+        if len(kept) == len(out):
+            return tuple(out)
+        return tuple([out[j] for j in sorted(kept.values())])
+
+    def ready(
+        self, heights: tuple[object, ...], gaining: int, spread: float, wolf_blessing: float
+    ) -> tuple[Ready, ...]:
+        """An anchor's recipes with their value before the chance, leaving out those
+        that could not pass the plan's threshold at any costs (memoised).
+
+        A column's cost per pedestal is above 1.0 (an empty cloud's is 1.0), so a
+        need is at least its recipe's sum at costs of 1.0 and a value at most the
+        value there: a recipe whose bound is below the threshold is left out.
+        """
+        memo = _READY.setdefault(self.w, {})
+        key = (heights, gaining, wolf_blessing)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= _READY_LIMIT:
+            memo.clear()
+        blessings = self.blessing
+        action_cost = self.w.action_cost
+        out: list[Ready] = []
+        for kind, cells, points, group, i1, k1, i2, k2, i3, k3 in _recipes(heights):
             blessing = wolf_blessing if kind == T_WOLF else blessings[kind]
             # Building takes an action that could have gained pedestals instead.
-            value = (points + blessing - action_cost) * p
-            if value > 0.05:
-                out.append((value, cells, kind == T_HORSE))
-        return tuple(out)
-
-    def altar_sites(self, altar: Altar) -> list[Site]:
-        """The altar's totem sites of every kind in play, found once for the plan and
-        the goals alike."""
-        found = self.sites.get(altar.version)
-        if found is None:
-            found = self.sites[altar.version] = [
-                site for _, sites in self.anchor_projects(altar) for site in sites
-            ]
+            base = points + blessing - action_cost
+            least = k1 + k2 + k3  # the need at costs of 1.0
+            if least > 0:
+                if gaining <= 0 or base * math.exp(-least / spread) < _SURELY_BELOW:
+                    continue
+            elif base <= 0.05:
+                continue
+            out.append((base, cells, kind == T_HORSE, group, i1, k1, i2, k2, i3, k3))
+        found = memo[key] = tuple(out)
         return found
 
-    def anchor_projects(self, altar: Altar) -> list[tuple[AnchorKey, tuple[Site, ...]]]:
-        """`projects` by anchor cell, found once per altar version."""
+    def kind_sites(self, altar: Altar, kind: int) -> list[Site]:
+        """The altar's totem sites of one kind, in anchor order (for the goals)."""
+        by_kind = self.sites.get(altar.version)
+        if by_kind is None:
+            by_kind = self.sites[altar.version] = {}
+        found = by_kind.get(kind)
+        if found is None:
+            every = by_kind.get(-1)
+            if every is None:
+                every = by_kind[-1] = [
+                    site for anchor in self.anchor_keys(altar) for site in anchor_sites(anchor)
+                ]
+            found = by_kind[kind] = [site for site in every if site[0] == kind]
+        return found
+
+    def anchor_keys(self, altar: Altar) -> list[AnchorKey]:
+        """`projects` of the altar, found once per altar version."""
         found = self.anchors.get(altar.version)
         if found is None:
             found = self.anchors[altar.version] = self.projects(altar, self.game.buildable_kinds)
         return found
 
-    def projects(
-        self, altar: Altar, kinds: tuple[int, ...]
-    ) -> list[tuple[AnchorKey, tuple[Site, ...]]]:
-        """Candidate totem sites: (kind, cells, pedestals still needed, points when built),
-        by anchor cell with the key of the cells' states they were found from.
+    def projects(self, altar: Altar, kinds: tuple[int, ...]) -> list[AnchorKey]:
+        """The keys of the altar's anchor cells: each cell that may start a totem site,
+        with the totem kinds in play and the states of the cells around it (sites by
+        `anchor_sites`).
 
         Every footprint touching a column or a free cloud is tried, at the lowest
         height its condition allows and one higher. The sites of one anchor cell depend
@@ -365,29 +425,24 @@ class Estimator:
             if c not in state:
                 state[c] = (len(s), cost[s[0]]) if s else _NO_CLOUD
         get = state.get
-        memo = _ANCHOR_SITES
-        if len(memo) >= _ANCHOR_SITES_LIMIT:
-            memo.clear()
-        out: list[tuple[AnchorKey, tuple[Site, ...]]] = []
+        out: list[AnchorKey] = []
         for c in clouds:
             here = state[c]
             if here is _COVERED:
                 continue
-            key = (
-                c,
-                kinds,
-                here,
-                get(c + RIGHT, _NO_CLOUD),
-                get(c + 2 * RIGHT, _NO_CLOUD),
-                get(c + DOWN, _NO_CLOUD),
-                get(c + 2 * DOWN, _NO_CLOUD),
-                get(c - RIGHT, _NO_CLOUD),
-                get(c - DOWN, _NO_CLOUD),
+            out.append(
+                (
+                    c,
+                    kinds,
+                    here,
+                    get(c + RIGHT, _NO_CLOUD),
+                    get(c + 2 * RIGHT, _NO_CLOUD),
+                    get(c + DOWN, _NO_CLOUD),
+                    get(c + 2 * DOWN, _NO_CLOUD),
+                    get(c - RIGHT, _NO_CLOUD),
+                    get(c - DOWN, _NO_CLOUD),
+                )
             )
-            sites = memo.get(key)
-            if sites is None:
-                sites = memo[key] = _anchor_sites(*key)
-            out.append((key, sites))
         return out
 
     def goals(self, seat: int, altar: Altar, actions: int) -> float:
@@ -416,6 +471,151 @@ _ANCHOR_SITES: dict[AnchorKey, tuple[Site, ...]] = {}
 _ANCHOR_SITES_LIMIT = 200_000
 
 
+# A site's shape, found from the heights around its anchor alone: (kind, cells,
+# points when built, group, i1, k1, i2, k2, i3, k3); its need is
+# k1 * costs[i1] + k2 * costs[i2] + k3 * costs[i3], where costs are the anchor key's
+# seven cells' costs per pedestal and 1.0 (index 7): k is the pedestals a cell needs,
+# or the effort of a cell without a cloud (`_raise_cost`) at index 7; a two-cell site
+# adds 0 * 1.0 (all terms are >= 0, so the sum is the reference's to the bit). Sites
+# of one group share their cells and whether their build is free (a horse).
+Recipe = tuple[int, tuple[int, ...], int, int, int, float, int, float, int, float]
+# Recipes by anchor, kinds and heights around it: costs follow the bag, which changes
+# at every draw, heights far less often; bounded.
+_RECIPES: dict[tuple[object, ...], tuple[Recipe, ...]] = {}
+_RECIPES_LIMIT = 100_000
+# A recipe made ready for `Estimator.valued`: (points and blessing less the action a
+# build takes, cells, free build, group, i1, k1, i2, k2, i3, k3).
+Ready = tuple[float, tuple[int, ...], bool, int, int, float, int, float, int, float]
+# Ready recipes by weights, then heights key, gaining actions and wolf blessing: only
+# those that may reach the plan's threshold at some costs; bounded.
+_READY: dict[Weights, dict[tuple[object, ...], tuple[Ready, ...]]] = {}
+_READY_LIMIT = 100_000
+# Below this, a bound of a candidate's value is surely below the plan's threshold
+# (0.05), floating-point rounding included.
+_SURELY_BELOW = 0.05 * (1 - 1e-9)
+
+
+def anchor_sites(key: AnchorKey) -> tuple[Site, ...]:
+    """The sites of one anchor key (`Estimator.projects`), memoised; the same as
+    `_anchor_sites(*key)`, built from the heights' recipes."""
+    sites = _ANCHOR_SITES.get(key)
+    if sites is None:
+        if len(_ANCHOR_SITES) >= _ANCHOR_SITES_LIMIT:
+            _ANCHOR_SITES.clear()
+        p = _costs(key)
+        sites = _ANCHOR_SITES[key] = tuple(
+            [
+                (kind, cells, k1 * p[i1] + k2 * p[i2] + k3 * p[i3], points)
+                for kind, cells, points, _, i1, k1, i2, k2, i3, k3 in anchor_recipes(key)
+            ]
+        )
+    return sites
+
+
+def _costs(key: AnchorKey) -> tuple[float, ...]:
+    """The costs per pedestal of an anchor key's seven cells, then 1.0."""
+    return (*[state[1] for state in key[2:]], 1.0)  # type: ignore[index]
+
+
+def _heights(key: AnchorKey) -> tuple[object, ...]:
+    """An anchor key without its costs: anchor, kinds, then the seven heights."""
+    c, kinds, *states = key
+    return (c, kinds, *[state[0] for state in states])  # type: ignore[index]
+
+
+def anchor_recipes(key: AnchorKey) -> tuple[Recipe, ...]:
+    """The recipes of an anchor key's sites, memoised by its heights."""
+    return _recipes(_heights(key))
+
+
+def _recipes(heights: tuple[object, ...]) -> tuple[Recipe, ...]:
+    recipes = _RECIPES.get(heights)
+    if recipes is None:
+        if len(_RECIPES) >= _RECIPES_LIMIT:
+            _RECIPES.clear()
+        recipes = _RECIPES[heights] = _anchor_recipes(*heights)  # type: ignore[arg-type]
+    return recipes
+
+
+def _term(i: int, h: int, target: int) -> tuple[int, float]:
+    """`_raise_cost(h, per, target)` of cell `i` as a recipe term (index, factor)."""
+    if h == -2:
+        return (7, 1.5 + target)
+    return (i, target - h)
+
+
+def _recipe(
+    kind: int, cells: tuple[int, ...], points: int, *terms: tuple[int, float]
+) -> tuple[int, tuple[int, ...], int, tuple[tuple[int, float], ...]]:
+    return (kind, cells, points, terms)
+
+
+def _grouped(
+    found: list[tuple[int, tuple[int, ...], int, tuple[tuple[int, float], ...]]],
+) -> tuple[Recipe, ...]:
+    """Recipes with their groups and their terms flattened (a missing third term 0)."""
+    groups: dict[tuple[tuple[int, ...], bool], int] = {}
+    out: list[Recipe] = []
+    for kind, cells, points, terms in found:
+        group = groups.setdefault((cells, kind == T_HORSE), len(groups))
+        (i1, k1), (i2, k2), (i3, k3) = (*terms, (7, 0))[:3]
+        out.append((kind, cells, points, group, i1, k1, i2, k2, i3, k3))
+    return tuple(out)
+
+
+def _anchor_recipes(
+    c: int,
+    kinds: tuple[int, ...],
+    hc: int,
+    h1r: int,
+    h2r: int,
+    h1d: int,
+    h2d: int,
+    hl: int,
+    hu: int,
+) -> tuple[Recipe, ...]:
+    """`_anchor_sites` with each need left as terms (the same sites, in the same
+    order): cells are numbered as in the anchor key, 0 the anchor, 1 and 2 to the
+    right, 3 and 4 down, 5 left and 6 up."""
+    out: list[tuple[int, tuple[int, ...], int, tuple[tuple[int, float], ...]]] = []
+    for d, h1, i1, h2, i2 in ((RIGHT, h1r, 1, h2r, 2), (DOWN, h1d, 3, h2d, 4)):
+        n1 = c + d
+        n2 = c + 2 * d
+        if h1 == -1:
+            continue
+        if T_HORSE in kinds and (hc > 0 or h1 > 0):
+            for lo_h, lo_i, hi_h, hi_i in ((hc, 0, h1, i1), (h1, i1, hc, 0)):
+                base = max(1, lo_h, hi_h - 2)
+                for lo in (base, base + 1):
+                    terms = (_term(lo_i, lo_h, lo), _term(hi_i, hi_h, lo + 2))
+                    out.append(_recipe(T_HORSE, (c, n1), 2 * (lo + 2), *terms))
+        if h2 == -1:
+            continue
+        if T_WOLF in kinds and (hc > 0 or h2 > 0):
+            gap = max(h1, 0)
+            base = max(2, hc, h2, gap)
+            for h in (base, base + 1):
+                out.append(_recipe(T_WOLF, (c, n1, n2), 3 * h, _term(0, hc, h), _term(i2, h2, h)))
+        if T_DRAGON in kinds and (hc > 0 or h1 > 0 or h2 > 0):
+            for a_h, a_i, b_h, b_i in ((hc, 0, h2, i2), (h2, i2, hc, 0)):
+                base = max(1, a_h, h1 - 1, b_h - 2)
+                first, middle = _term(a_i, a_h, base), _term(i1, h1, base + 1)
+                last = _term(b_i, b_h, base + 2)
+                out.append(_recipe(T_DRAGON, (c, n1, n2), 3 * (base + 2), first, middle, last))
+    if T_BIRD in kinds and hc >= 0:
+        for dx, ha, ia in ((RIGHT, h1r, 1), (-RIGHT, hl, 5)):
+            if ha == -1:
+                continue
+            for dy, hb, ib in ((DOWN, h1d, 3), (-DOWN, hu, 6)):
+                if hb == -1 or (hc <= 0 and ha <= 0 and hb <= 0):
+                    continue
+                base = max(2, hc, ha, hb)
+                for h in (base, base + 1):
+                    corner, side, other = _term(0, hc, h), _term(ia, ha, h), _term(ib, hb, h)
+                    out.append(_recipe(T_BIRD, (c, c + dx, c + dy), 3 * h, corner, side, other))
+    return _grouped(out)
+
+
 def _raise_cost(h: int, per: float, target: int) -> float:
     """Pedestals (in effort) to bring a cell of height `h` to `target`."""
     if h == -2:
@@ -435,7 +635,8 @@ def _anchor_sites(
     up: CellState,
 ) -> tuple[Site, ...]:
     """The sites whose first cell is `c` (lines to the right and down, the bird's
-    corners around it), from the states of the cells they use."""
+    corners around it), from the states of the cells they use. The reference for
+    `anchor_recipes`, which the estimate uses (a test holds them equal)."""
     raise_cost = _raise_cost
     out: list[Site] = []
     hc, pc = here
@@ -583,11 +784,6 @@ def _build_effort(kind: int) -> float:
     return 0.0 if kind == T_HORSE else BUILD_EFFORT
 
 
-def _kind_sites(altar: Altar, est: Estimator, kind: int) -> list[Site]:
-    """The altar's totem sites of one kind."""
-    return [site for site in est.altar_sites(altar) if site[0] == kind]
-
-
 def _sites_need(altar: Altar, est: Estimator, kind: int, count: int) -> float:
     """Pedestals to `count` more totems of `kind` on sites that share no cell, plus
     each build's effort."""
@@ -596,7 +792,7 @@ def _sites_need(altar: Altar, est: Estimator, kind: int, count: int) -> float:
     if kind == T_CAT:
         return _cat_need(altar, est, rare_only=False, count=count)
     build = _build_effort(kind)
-    sites = sorted(_kind_sites(altar, est, kind), key=lambda p: p[2])
+    sites = sorted(est.kind_sites(altar, kind), key=itemgetter(2))
     used: set[int] = set()
     total = 0.0
     for _, cells, need, _ in sites:
@@ -616,9 +812,9 @@ def _rare_site_need(altar: Altar, est: Estimator, kind: int) -> float:
     stacks = altar.stacks
     best = NO_SITE_NEED + 2.0
     wolf = kind == T_WOLF
-    for site_kind, cells, need, _ in est.altar_sites(altar):
-        if site_kind != kind:
-            continue
+    for _, cells, need, _ in est.kind_sites(altar, kind):
+        if need >= best:
+            continue  # neither branch below could lower `best`
         rare = missing = False
         for c in (cells[0], cells[2]) if wolf else cells:
             s = stacks.get(c)
