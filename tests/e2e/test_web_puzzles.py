@@ -4,6 +4,7 @@ reload; a losing first move is called wrong, and the hint names a move."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from skytotems.puzzles.model import Puzzle, shipped
@@ -124,3 +125,38 @@ def test_a_losing_first_move_is_wrong_and_a_hint_names_a_move(pages: Pages) -> N
         raise AssertionError("no slot loses the optimum in this puzzle")
     page.locator("[data-action=reset]").click()
     page.wait_for_function(EMPTY_FEEDBACK)
+
+
+def named_targets(page: Page) -> list[tuple[str, str, str]]:
+    """Each altar target's cell, accessible name and tooltip."""
+    targets: list[tuple[str, str, str]] = page.eval_on_selector_all(
+        "#puzzle-altar .cell-target",
+        "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label') || '', e.dataset.tip])",
+    )
+    return targets
+
+
+def test_the_altar_targets_are_named(pages: Pages) -> None:
+    """The cloud cells after "Return ... for a cloud" are buttons named like the table's
+    (they had no name and an empty tooltip)."""
+    puzzle = next(
+        p
+        for p in shipped()
+        if p.solution.line[0].type == "place_pedestal"
+        and any(a.type == "return_pedestal" for a in p.solution.line)
+    )
+    page = open_puzzle(pages, puzzle)
+    first = named_targets(page)  # the pedestal's cells
+    assert first, "a pedestal to place: its cells are targets"
+    for cell, label, tip in first:
+        assert re.fullmatch(rf"Place \w+ on {cell}, height \d to \d", label), (cell, label)
+        assert tip.startswith("Place the "), (cell, tip)
+    returned = next(i for i, a in enumerate(puzzle.solution.line) if a.type == "return_pedestal")
+    for i, action in enumerate(puzzle.solution.line[: returned + 1]):
+        play(page, action)
+        page.wait_for_selector(f"#puzzle[data-moves='{i + 1}']")
+    page.wait_for_selector("#puzzle-altar .cell-target.style-cloud")
+    targets = named_targets(page)
+    for cell, label, tip in targets:
+        assert label == f"Place the cloud on {cell}", (cell, label)
+        assert tip == "Place the cloud here", (cell, tip)

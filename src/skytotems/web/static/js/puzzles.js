@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { designIcon } from "./pieces.js";
 import { renderAltar } from "./render/altar.js";
 import { cardName, missionText } from "./render/cards.js";
+import { altarTargets } from "./render/targets.js";
 import { actionText } from "./ui/action-text.js";
 import { interaction } from "./ui/decision.js";
 
@@ -143,8 +144,7 @@ function render() {
   const feedback = $("#puzzle-feedback");
   feedback.textContent = state.feedback ? state.feedback.text : "";
   feedback.dataset.state = state.feedback ? state.feedback.kind : "";
-  const targets = new Map();
-  for (const [key, spec] of model.cells) targets.set(key, { ...spec, onClick: () => run(spec) });
+  const targets = altarTargets(view.altars[seat], model.cells, state.ui, run);
   const svg = $("#puzzle-altar");
   renderAltar(svg, view.altars[seat], { targets, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
   const score = t("puzzles.altar_label", { points: view.seats[seat].score.total });
@@ -160,6 +160,7 @@ function render() {
     const b = button(t(spec.key, params), { className: `btn${spec.primary ? " btn-primary" : ""}`, dataAction: spec.dataAction, onClick: () => run(spec) });
     actions.appendChild(b);
   }
+  $("#puzzle").dataset.moves = String(state.moves.length); // drawn after the server's verdict
   $("#puzzle-undo").disabled = state.moves.length === 0;
   $("#puzzle-hint").disabled = Boolean(state.feedback?.finished);
 }
