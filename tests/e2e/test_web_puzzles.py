@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from test_web_accessibility import serious_violations
+
 from skytotems.puzzles.model import Puzzle, shipped
 from skytotems.rules.grid import xy
 from skytotems.rules.pieces import DESIGN_NAMES, TOTEM_NAMES
@@ -160,3 +162,14 @@ def test_the_altar_targets_are_named(pages: Pages) -> None:
     for cell, label, tip in targets:
         assert label == f"Place the cloud on {cell}", (cell, label)
         assert tip == "Place the cloud here", (cell, tip)
+
+
+def test_axe_finds_nothing_serious_on_a_puzzle_with_targets(pages: Pages) -> None:
+    """The altar holds buttons, so it is a group, not an image (axe: nested-interactive)."""
+    puzzle = next(p for p in shipped() if p.solution.line[0].type == "place_pedestal")
+    page = open_puzzle(pages, puzzle)
+    page.wait_for_selector("#puzzle-altar .cell-target")
+    assert serious_violations(page) == []
+    play(page, puzzle.solution.line[0])
+    page.wait_for_selector("#puzzle[data-moves='1']")
+    assert serious_violations(page) == []
