@@ -12,8 +12,24 @@ import { cardName, missionText } from "./render/cards.js";
 import { altarTargets } from "./render/targets.js";
 import { actionText } from "./ui/action-text.js";
 import { interaction } from "./ui/decision.js";
+import { focusKey, restoreFocus } from "./ui/focus.js";
 
 const SOLVED_KEY = "skytotems.puzzles.solved";
+
+// After a move the focus goes to the next sensible target (as on the table screen,
+// ui/focus.js), so a keyboard player never restarts from the list of puzzles; once the
+// puzzle is over it waits on the verdict.
+const NEXT_TARGETS = [
+  "[data-action=confirm]",
+  "#puzzle-altar .cell-target",
+  "#puzzle-board .pool-item",
+  "#puzzle-board .slot.target",
+  "[data-action=choose-design]",
+  "[data-action=reveal]",
+  "#puzzle-actions .btn-primary",
+  "#puzzle-actions .btn",
+];
+const PARKING = "puzzle-feedback";
 
 const state = { list: [], puzzle: null, view: null, moves: [], ui: {}, feedback: null };
 
@@ -38,7 +54,7 @@ function renderList() {
   state.list.forEach((p, i) => {
     const item = el("li");
     const label = `${t("puzzles.item", { n: i + 1, level: t(`puzzles.level.${p.level}`) })}${solved.has(p.id) ? " ✓" : ""}`;
-    const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id) });
+    const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id, "list") });
     b.dataset.puzzle = p.id;
     b.dataset.solved = String(solved.has(p.id));
     if (state.puzzle && state.puzzle.id === p.id) b.setAttribute("aria-current", "true");
@@ -130,8 +146,12 @@ function renderBoard(model) {
   }
 }
 
-function render() {
+/** Draw the page; `keepFocus`: give the focus back afterwards (not on the first load,
+ *  where it stays at the top of the page). */
+function render({ keepFocus = true } = {}) {
   const puzzle = state.puzzle;
+  const root = $("main.puzzles");
+  const focused = keepFocus ? focusKey(root) : null;
   renderList();
   if (!puzzle) return;
   const view = state.view;
@@ -163,9 +183,12 @@ function render() {
   $("#puzzle").dataset.moves = String(state.moves.length); // drawn after the server's verdict
   $("#puzzle-undo").disabled = state.moves.length === 0;
   $("#puzzle-hint").disabled = Boolean(state.feedback?.finished);
+  restoreFocus(root, focused, { mine: !state.feedback?.finished, next: NEXT_TARGETS, parking: PARKING });
 }
 
-async function open(id) {
+/** Show puzzle `id`; `from`: "list" (its title takes the focus, so the next Tab is in
+ *  the puzzle), "load" (the page's first puzzle: the focus is left alone). */
+async function open(id, from = "") {
   const puzzle = await api.puzzle(id);
   state.puzzle = puzzle;
   state.view = puzzle.view;
@@ -173,7 +196,8 @@ async function open(id) {
   state.ui = {};
   state.feedback = null;
   history.replaceState(null, "", `?p=${encodeURIComponent(id)}`);
-  render();
+  render({ keepFocus: from === "" });
+  if (from === "list") $("#puzzle-title").focus();
 }
 
 async function check() {
@@ -227,7 +251,7 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("p");
   const solved = solvedSet();
   const first = state.list.find((p) => p.id === wanted) || state.list.find((p) => !solved.has(p.id)) || state.list[0];
-  if (first) await open(first.id);
+  if (first) await open(first.id, "load");
   else render();
   document.body.dataset.ready = "true";
 }
