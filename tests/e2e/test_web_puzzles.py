@@ -109,7 +109,9 @@ def test_a_puzzle_is_solved_on_the_altar_and_remembered(
         play(page, action)
         state = "solved" if i == len(puzzle.solution.line) - 1 else "right"
         page.wait_for_selector(f"#puzzle-feedback[data-state='{state}']")
-    assert str(puzzle.solution.value) in page.locator("#puzzle-feedback").inner_text()
+    value = puzzle.solution.value
+    points = f"{value} point" if value == 1 else f"{value} points"
+    assert f"You scored {points}," in page.locator("#puzzle-feedback").inner_text()
     page.reload()
     page.wait_for_selector("body[data-ready='true']")
     mark = page.locator(f".puzzle-item[data-puzzle='{puzzle.id}']")

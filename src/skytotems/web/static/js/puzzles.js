@@ -4,7 +4,7 @@
 // puzzle's proof, and solved puzzles are remembered in this browser (localStorage).
 
 import { $, button, el } from "./dom.js";
-import { initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
+import { initI18n, languageSwitcher, onLanguageChange, t, tn } from "./i18n.js";
 import { api } from "./net.js";
 import { designIcon } from "./pieces.js";
 import { renderAltar } from "./render/altar.js";
@@ -133,7 +133,7 @@ function renderBoard(model) {
     for (const goal of goals) {
       const card = view.deck.find((c) => c.id === goal.card);
       const item = el("li", "puzzle-goal");
-      item.appendChild(el("span", "goal-text", t("puzzles.goal", { card: card ? cardName(card) : goal.card, mission: card ? missionText(card) : "", points: goal.points })));
+      item.appendChild(el("span", "goal-text", t("puzzles.goal", { card: card ? cardName(card) : goal.card, mission: card ? missionText(card) : "", points: tn("unit.points", goal.points) })));
       const action = model.goals.get(goal.card);
       if (action) {
         const b = button(t("puzzles.reveal", { card: card ? cardName(card) : goal.card }), { className: "btn btn-small", dataAction: "reveal", onClick: () => play(action) });
@@ -167,7 +167,7 @@ function render({ keepFocus = true } = {}) {
   const targets = altarTargets(view.altars[seat], model.cells, state.ui, run);
   const svg = $("#puzzle-altar");
   renderAltar(svg, view.altars[seat], { targets, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
-  const score = t("puzzles.altar_label", { points: view.seats[seat].score.total });
+  const score = t("puzzles.altar_label", { points: tn("unit.points", view.seats[seat].score.total) });
   svg.setAttribute("aria-label", score);
   $("#puzzle-score").textContent = score;
   renderBoard(model);
@@ -206,9 +206,9 @@ async function check() {
   state.ui = {};
   if (result.solved) {
     markSolved(state.puzzle.id);
-    state.feedback = { kind: "solved", finished: true, text: t("puzzles.solved", { points: result.points }) };
+    state.feedback = { kind: "solved", finished: true, text: t("puzzles.solved", { points: tn("unit.points", result.points) }) };
   } else if (result.finished) {
-    state.feedback = { kind: "wrong", finished: true, text: t("puzzles.finished_short", { points: result.points ?? 0, best: result.best }) };
+    state.feedback = { kind: "wrong", finished: true, text: t("puzzles.finished_short", { points: tn("unit.points", result.points ?? 0), best: tn("unit.points", result.best) }) };
   } else if (!result.correct) {
     state.feedback = { kind: "wrong", finished: false, text: t("puzzles.wrong") };
   } else {
