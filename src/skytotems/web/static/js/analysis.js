@@ -34,6 +34,8 @@ export class AnalysisPanel {
     this.current = 0;
     this.box = $("#analysis-panel");
     this.box.hidden = false;
+    // the record the server's route offers as a download, for `skytotems analyse`
+    $("#analysis-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
     $("#analysis-start").addEventListener("click", () => this.start());
     $("#analysis-next-mistake").addEventListener("click", () => this.jumpMistake(1));
     $("#analysis-prev-mistake").addEventListener("click", () => this.jumpMistake(-1));
