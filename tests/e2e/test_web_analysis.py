@@ -153,3 +153,24 @@ def test_the_graph_has_scales_a_legend_in_the_players_colours_and_arrow_keys(
     assert shown_move(page) == moves[0]
     expect(graph).to_be_focused()
     assert serious_violations(page) == []
+
+
+def test_losses_are_written_in_the_ui_languages_numbers(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    """Portuguese showed a loss as "113.8": it writes "113,8" (Japanese keeps "113.8")."""
+    tid = finished_bot_table["id"]
+    job = analysed(live_server, tid)
+    first = next(d for d in job["result"]["decisions"] if d["mark"])
+    for lang, point in (("pt", ","), ("ja", ".")):
+        page = pages.open(f"/table.html?t={tid}&replay=1&lang={lang}", reduced_motion="reduce")
+        page.wait_for_selector("#analysis-panel[data-analysed='true']")
+        page.locator("#analysis-next-mistake").click()
+        page.wait_for_function(
+            f"() => document.getElementById('table-root').dataset.move === '{first['move']}'"
+        )
+        loss = f"{first['loss']:.1f}".replace(".", point)
+        expect(page.locator("#analysis-decision .analysis-loss")).to_contain_text(loss)
+        totals = page.locator("#analysis-totals").inner_text()
+        for seat, lost in job["result"]["total_loss"].items():
+            assert f"{lost:.1f}".replace(".", point) in totals, (lang, seat, totals)

@@ -227,3 +227,14 @@ def test_the_keyboard_reaches_the_puzzle_at_once_and_keeps_its_place_after_a_mov
             assert focused["inPuzzle"] and focused["target"], (i, action, focused)
     expect(page.locator("#puzzle-feedback")).to_have_attribute("data-state", "solved")
     assert focused["id"] == "puzzle-feedback", focused
+
+
+def test_the_hint_says_a_return_in_the_words_of_its_button(pages: Pages) -> None:
+    """The hint said "trade the blue pedestal for a cloud" beside "Return blue for a cloud"."""
+    puzzle = next(p for p in shipped() if p.solution.line[0].type == "return_pedestal")
+    page = open_puzzle(pages, puzzle)
+    button = page.locator("[data-action=return]").first.inner_text().strip()
+    page.locator("[data-action=hint]").click()
+    page.wait_for_selector("#puzzle-feedback[data-state='hint']")
+    hint = page.locator("#puzzle-feedback").inner_text()
+    assert f"Hint: {button[0].lower()}{button[1:]}" == hint.strip()

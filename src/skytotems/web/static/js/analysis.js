@@ -5,7 +5,7 @@
 // final score, and jumps to the mistakes. The server computes everything; this only shows it.
 
 import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { api } from "./net.js";
 import { actionText } from "./ui/action-text.js";
 import { SEAT_COLOURS } from "./ui/chips.js";
@@ -21,8 +21,8 @@ export function actionCells(action) {
   return [];
 }
 
-const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
-const formatNumber = (x) => String(x);
+// losses to a tenth of a point, in the UI language's digits ("113.8", pt "113,8")
+const fmt = (x) => formatNumber(x, 1);
 const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
 
 /** An SVG element with its attributes (and text). */
