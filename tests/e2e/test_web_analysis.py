@@ -5,6 +5,7 @@ next marked decision. The server runs the fast level with 2 determinizations."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -85,3 +86,91 @@ def test_analyse_shows_progress_then_losses_and_jumps_to_the_next_mistake(
     other = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
     other.wait_for_selector("#analysis-panel[data-analysed='true']")
     expect(other.get_by_role("button", name="Analyse")).to_be_hidden()
+
+
+def analysed(live_server: LiveServer, tid: str) -> dict[str, Any]:
+    """The finished analysis of table `tid` (asked for now, or already there)."""
+    live_server.post(f"/api/tables/{tid}/analysis", {})
+    deadline = time.monotonic() + 90
+    while (job := live_server.get(f"/api/tables/{tid}/analysis"))["status"] != "done":
+        assert job["status"] != "failed", job
+        assert time.monotonic() < deadline, "the analysis did not finish within 90 s"
+        time.sleep(0.5)
+    return job
+
+
+def shown_move(page: Page) -> int:
+    return int(page.locator("#table-root").get_attribute("data-move") or "-1")
+
+
+def test_the_graph_has_scales_a_legend_in_the_players_colours_and_arrow_keys(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    """The graph had no scale and no legend: which line is whose was not said."""
+    tid = finished_bot_table["id"]
+    job = analysed(live_server, tid)
+    moves = sorted({d["move"] for d in job["result"]["decisions"]})
+    page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    graph = page.locator("#analysis-graph")
+    # the scales: a score at the bottom and the top, the first and the last move
+    labels = graph.locator(".analysis-scale text").evaluate_all("ts => ts.map(t => t.textContent)")
+    values = [d["expected"] - d["loss"] for d in job["result"]["decisions"]]
+    assert str(math.floor(min(values))) in labels and str(math.ceil(max(values))) in labels
+    assert str(moves[0]) in labels and str(moves[-1]) in labels
+    assert "Move" in labels and "Score" in labels
+    # the legend: each player's name in the colour of their line
+    names = page.evaluate("() => [0, 1].map((s) => window.skytotems.screen.seatName(s))")
+    assert all(names)
+    legend = page.locator("#analysis-graph-legend li")
+    expect(legend).to_have_count(2)
+    for seat in range(2):
+        item = legend.nth(seat)
+        expect(item).to_have_text(names[seat])
+        swatch = item.locator(".analysis-swatch").evaluate(
+            "e => getComputedStyle(e).backgroundColor"
+        )
+        line = graph.locator(f".analysis-line.seat-{seat}").evaluate(
+            "e => getComputedStyle(e).stroke"
+        )
+        assert swatch == line, (seat, swatch, line)
+    # the arrow keys on the focused graph go from analysed decision to analysed decision
+    graph.focus()
+    page.keyboard.press("Home")
+    page.wait_for_function(
+        f"() => document.getElementById('table-root').dataset.move === '{moves[0]}'"
+    )
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"() => document.getElementById('table-root').dataset.move === '{moves[1]}'"
+    )
+    expect(graph).to_have_attribute("aria-valuenow", str(moves[1]))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        f"() => document.getElementById('table-root').dataset.move === '{moves[0]}'"
+    )
+    page.wait_for_timeout(300)  # the replay's own arrow key would have stepped one move
+    assert shown_move(page) == moves[0]
+    expect(graph).to_be_focused()
+    assert serious_violations(page) == []
+
+
+def test_losses_are_written_in_the_ui_languages_numbers(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    """Portuguese showed a loss as "113.8": it writes "113,8" (Japanese keeps "113.8")."""
+    tid = finished_bot_table["id"]
+    job = analysed(live_server, tid)
+    first = next(d for d in job["result"]["decisions"] if d["mark"])
+    for lang, point in (("pt", ","), ("ja", ".")):
+        page = pages.open(f"/table.html?t={tid}&replay=1&lang={lang}", reduced_motion="reduce")
+        page.wait_for_selector("#analysis-panel[data-analysed='true']")
+        page.locator("#analysis-next-mistake").click()
+        page.wait_for_function(
+            f"() => document.getElementById('table-root').dataset.move === '{first['move']}'"
+        )
+        loss = f"{first['loss']:.1f}".replace(".", point)
+        expect(page.locator("#analysis-decision .analysis-loss")).to_contain_text(loss)
+        totals = page.locator("#analysis-totals").inner_text()
+        for seat, lost in job["result"]["total_loss"].items():
+            assert f"{lost:.1f}".replace(".", point) in totals, (lang, seat, totals)

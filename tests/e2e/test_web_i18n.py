@@ -65,6 +65,17 @@ def test_no_translation_is_empty_or_left_in_english(tables: dict[str, dict[str, 
     assert leftovers == [], f"ja.json keeps English in {leftovers}"
 
 
+def test_the_puzzles_page_says_its_points_in_plural_forms(
+    tables: dict[str, dict[str, str]],
+) -> None:
+    """A number of points on the puzzles page comes from `tn("unit.points", n)` ("1 point",
+    "2 points"): a text that puts the word after its own number said "scored 1 points"."""
+    bare = re.compile(r"\{\w+\} ?(points|pontos|点)")
+    for lang, table in tables.items():
+        found = [k for k, text in table.items() if k.startswith("puzzles.") and bare.search(text)]
+        assert found == [], f"{lang}: a count of points outside a plural form in {found}"
+
+
 def used_keys() -> set[str]:
     """Keys named literally in the HTML (data-i18n...) and in the scripts (t("..."))."""
     keys: set[str] = set()

@@ -4,7 +4,11 @@ reload; a losing first move is called wrong, and the hint names a move."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
+
+from playwright.sync_api import expect
+from test_web_accessibility import serious_violations
 
 from skytotems.puzzles.model import Puzzle, shipped
 from skytotems.rules.grid import xy
@@ -27,46 +31,58 @@ def cell_key(c: int) -> str:
     return f"{x},{y}"
 
 
-def click_cell(page: Page, c: int) -> None:
-    page.locator(f'#puzzle-altar .cell-target[data-cell="{cell_key(c)}"] .mark').click()
+def press(page: Page, selector: str, keyboard: bool) -> None:
+    """Press what `selector` finds: a click, or the focus and Enter as on a keyboard."""
+    if keyboard:
+        page.locator(selector).first.focus()
+        page.keyboard.press("Enter")
+    else:
+        page.locator(selector).first.click()
 
 
-def select_design(page: Page, design: int) -> None:
-    choice = page.locator(f'[data-action=pool-design][data-design="{DESIGN_NAMES[design]}"]')
-    if choice.count():
-        choice.first.click()
+def click_cell(page: Page, c: int, keyboard: bool = False) -> None:
+    target = f'#puzzle-altar .cell-target[data-cell="{cell_key(c)}"]'
+    press(page, target if keyboard else f"{target} .mark", keyboard)
 
 
-def play(page: Page, action: Any) -> None:
-    """Make `action` with the mouse, as a player would."""
+def select_design(page: Page, design: int, keyboard: bool = False) -> None:
+    choice = f'[data-action=pool-design][data-design="{DESIGN_NAMES[design]}"]'
+    if page.locator(choice).count():
+        press(page, choice, keyboard)
+
+
+def play(page: Page, action: Any, keyboard: bool = False) -> None:
+    """Make `action` with the mouse (or the keyboard), as a player would."""
     kind = action.type
+
+    def hit(selector: str) -> None:
+        press(page, selector, keyboard)
+
     if kind == "take_slot":
-        page.locator(f"[data-action=slot][data-slot='{action.slot}']").click()
+        hit(f"[data-action=slot][data-slot='{action.slot}']")
     elif kind == "place_pedestal":
-        select_design(page, action.design)
-        click_cell(page, action.cell)
+        select_design(page, action.design, keyboard)
+        click_cell(page, action.cell, keyboard)
     elif kind == "return_pedestal":
-        select_design(page, action.design)
-        page.locator("[data-action=return]").click()
+        select_design(page, action.design, keyboard)
+        hit("[data-action=return]")
     elif kind == "build_totem":
-        page.locator(f"[data-action=totem-{TOTEM_NAMES[action.kind]}]").click()
+        hit(f"[data-action=totem-{TOTEM_NAMES[action.kind]}]")
         for c in action.cells:
             if page.locator("[data-action=confirm]").count():
                 break
-            click_cell(page, c)
-        page.locator("[data-action=confirm]").click()
+            click_cell(page, c, keyboard)
+        hit("[data-action=confirm]")
     elif kind in ("place_cloud", "choose_cat", "wolf_take"):
-        click_cell(page, action.cell)
+        click_cell(page, action.cell, keyboard)
     elif kind == "reveal":
-        page.locator(f"[data-action=reveal][data-card='{action.card}']").click()
+        hit(f"[data-action=reveal][data-card='{action.card}']")
     elif kind == "choose_design":
-        page.locator(
-            f"[data-action=choose-design][data-design='{DESIGN_NAMES[action.design]}']"
-        ).click()
+        hit(f"[data-action=choose-design][data-design='{DESIGN_NAMES[action.design]}']")
     elif kind == "wolf_stop":
-        page.locator("[data-action=stop]").click()
+        hit("[data-action=stop]")
     elif kind == "end_turn":
-        page.locator("[data-action=end_turn]").click()
+        hit("[data-action=end_turn]")
     else:  # pragma: no cover - a puzzle line holds only these
         raise AssertionError(f"no click for {action}")
 
@@ -93,7 +109,9 @@ def test_a_puzzle_is_solved_on_the_altar_and_remembered(
         play(page, action)
         state = "solved" if i == len(puzzle.solution.line) - 1 else "right"
         page.wait_for_selector(f"#puzzle-feedback[data-state='{state}']")
-    assert str(puzzle.solution.value) in page.locator("#puzzle-feedback").inner_text()
+    value = puzzle.solution.value
+    points = f"{value} point" if value == 1 else f"{value} points"
+    assert f"You scored {points}," in page.locator("#puzzle-feedback").inner_text()
     page.reload()
     page.wait_for_selector("body[data-ready='true']")
     mark = page.locator(f".puzzle-item[data-puzzle='{puzzle.id}']")
@@ -124,3 +142,99 @@ def test_a_losing_first_move_is_wrong_and_a_hint_names_a_move(pages: Pages) -> N
         raise AssertionError("no slot loses the optimum in this puzzle")
     page.locator("[data-action=reset]").click()
     page.wait_for_function(EMPTY_FEEDBACK)
+
+
+def named_targets(page: Page) -> list[tuple[str, str, str]]:
+    """Each altar target's cell, accessible name and tooltip."""
+    targets: list[tuple[str, str, str]] = page.eval_on_selector_all(
+        "#puzzle-altar .cell-target",
+        "els => els.map(e => [e.dataset.cell, e.getAttribute('aria-label') || '', e.dataset.tip])",
+    )
+    return targets
+
+
+def test_the_altar_targets_are_named(pages: Pages) -> None:
+    """The cloud cells after "Return ... for a cloud" are buttons named like the table's
+    (they had no name and an empty tooltip)."""
+    puzzle = next(
+        p
+        for p in shipped()
+        if p.solution.line[0].type == "place_pedestal"
+        and any(a.type == "return_pedestal" for a in p.solution.line)
+    )
+    page = open_puzzle(pages, puzzle)
+    first = named_targets(page)  # the pedestal's cells
+    assert first, "a pedestal to place: its cells are targets"
+    for cell, label, tip in first:
+        assert re.fullmatch(rf"Place \w+ on {cell}, height \d to \d", label), (cell, label)
+        assert tip.startswith("Place the "), (cell, tip)
+    returned = next(i for i, a in enumerate(puzzle.solution.line) if a.type == "return_pedestal")
+    for i, action in enumerate(puzzle.solution.line[: returned + 1]):
+        play(page, action)
+        page.wait_for_selector(f"#puzzle[data-moves='{i + 1}']")
+    page.wait_for_selector("#puzzle-altar .cell-target.style-cloud")
+    targets = named_targets(page)
+    for cell, label, tip in targets:
+        assert label == f"Place the cloud on {cell}", (cell, label)
+        assert tip == "Place the cloud here", (cell, tip)
+
+
+def test_axe_finds_nothing_serious_on_a_puzzle_with_targets(pages: Pages) -> None:
+    """The altar holds buttons, so it is a group, not an image (axe: nested-interactive)."""
+    puzzle = next(p for p in shipped() if p.solution.line[0].type == "place_pedestal")
+    page = open_puzzle(pages, puzzle)
+    page.wait_for_selector("#puzzle-altar .cell-target")
+    assert serious_violations(page) == []
+    play(page, puzzle.solution.line[0])
+    page.wait_for_selector("#puzzle[data-moves='1']")
+    assert serious_violations(page) == []
+
+
+FOCUSED = """() => {
+  const active = document.activeElement;
+  return {
+    id: active.id,
+    inPuzzle: Boolean(active.closest('#puzzle')),
+    target: active.matches('.cell-target, .pool-item, .slot.target, #puzzle-actions .btn'),
+  };
+}"""
+
+
+def test_the_keyboard_reaches_the_puzzle_at_once_and_keeps_its_place_after_a_move(
+    pages: Pages,
+) -> None:
+    """A skip link passes the header and the list of 45 puzzles (53 Tabs before the
+    first target); after each move the focus goes to the next target (it fell to the
+    page's body), and to the verdict once the puzzle is solved."""
+    puzzle = pick()
+    page = open_puzzle(pages, puzzle)
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#puzzle-title")).to_be_focused()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED)["target"]:
+            break
+    else:
+        raise AssertionError("no target of the puzzle within 8 Tabs of the skip link")
+    line = puzzle.solution.line
+    for i, action in enumerate(line):
+        play(page, action, keyboard=True)
+        page.wait_for_selector(f"#puzzle[data-moves='{i + 1}']")
+        focused = page.evaluate(FOCUSED)
+        if i < len(line) - 1:
+            assert focused["inPuzzle"] and focused["target"], (i, action, focused)
+    expect(page.locator("#puzzle-feedback")).to_have_attribute("data-state", "solved")
+    assert focused["id"] == "puzzle-feedback", focused
+
+
+def test_the_hint_says_a_return_in_the_words_of_its_button(pages: Pages) -> None:
+    """The hint said "trade the blue pedestal for a cloud" beside "Return blue for a cloud"."""
+    puzzle = next(p for p in shipped() if p.solution.line[0].type == "return_pedestal")
+    page = open_puzzle(pages, puzzle)
+    button = page.locator("[data-action=return]").first.inner_text().strip()
+    page.locator("[data-action=hint]").click()
+    page.wait_for_selector("#puzzle-feedback[data-state='hint']")
+    hint = page.locator("#puzzle-feedback").inner_text()
+    assert f"Hint: {button[0].lower()}{button[1:]}" == hint.strip()

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import expect
 
+from skytotems import replay
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
@@ -69,3 +71,19 @@ def test_the_last_move_of_a_replay_shows_the_winner_and_the_score_sheet(
     assert "Game over" in page.locator("#status-text").inner_text()
     page.click("[data-action=scoresheet]")
     assert page.locator("#scoresheet").is_visible()
+
+
+def test_the_replay_offers_the_record_as_a_download_for_the_analyse_command(
+    pages: Pages, finished_bot_table: dict[str, Any]
+) -> None:
+    """A player can save the game and run `skytotems analyse` on it (docs/analysis.md)."""
+    tid = finished_bot_table["id"]
+    page = open_replay(pages, tid)
+    link = page.get_by_role("link", name="Download the game record (JSON)")
+    expect(link).to_be_visible()
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"skytotems-{tid}.json"
+    path = download.path()
+    assert replay(path.read_text("utf-8")).is_over

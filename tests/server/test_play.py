@@ -39,7 +39,11 @@ def test_two_humans_play_a_whole_game_and_get_its_record(server: ThreadServer, d
         final = clients[0].state
         assert final is not None and final["status"] == "finished"
         assert final["seq"] == moves  # no undo here: one log entry per acknowledged move
-    record = httpx.get(f"{server.base}/api/tables/{table_id}/record").json()
+    download = httpx.get(f"{server.base}/api/tables/{table_id}/record")
+    # a browser saves it as a file, for `skytotems analyse`
+    disposition = download.headers["content-disposition"]
+    assert disposition == f'attachment; filename="skytotems-{table_id}.json"'
+    record = download.json()
     game = replay(record)
     assert game.is_over and len(record["actions"]) == moves
     totals = [sheet["total"] for sheet in final["view"]["score_sheets"]]

@@ -388,9 +388,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     @app.get("/api/tables/{table_id}/record", tags=["records"])
-    async def table_record(table_id: str, rt: Rt) -> dict[str, Any]:
-        """The engine's JSON record (with the seed): only once the game is over."""
-        return archive.record(await rt.service.committed(table_id))
+    async def table_record(table_id: str, rt: Rt, response: Response) -> dict[str, Any]:
+        """The engine's JSON record (with the seed): only once the game is over. A download
+        (`skytotems-ID.json`): the browser saves it for `skytotems analyse`."""
+        record = archive.record(await rt.service.committed(table_id))
+        # table ids are URL-safe base64 (secrets.token_urlsafe): nothing to quote
+        response.headers["Content-Disposition"] = (
+            f'attachment; filename="skytotems-{table_id}.json"'
+        )
+        return record
 
     @app.get("/api/tables/{table_id}/replay/{move}", tags=["records"])
     async def table_replay(table_id: str, move: int, rt: Rt) -> dict[str, Any]:

@@ -5,7 +5,7 @@
 // final score, and jumps to the mistakes. The server computes everything; this only shows it.
 
 import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { api } from "./net.js";
 import { actionText } from "./ui/action-text.js";
 import { SEAT_COLOURS } from "./ui/chips.js";
@@ -21,7 +21,17 @@ export function actionCells(action) {
   return [];
 }
 
-const fmt = (x) => (Math.round(x * 10) / 10).toFixed(1);
+// losses to a tenth of a point, in the UI language's digits ("113.8", pt "113,8")
+const fmt = (x) => formatNumber(x, 1);
+const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
+
+/** An SVG element with its attributes (and text). */
+function svgNode(name, attrs, text) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
 
 export class AnalysisPanel {
   /** `screen`: the replay's TableScreen; `go(move)`: show the replay at a move. */
@@ -34,6 +44,8 @@ export class AnalysisPanel {
     this.current = 0;
     this.box = $("#analysis-panel");
     this.box.hidden = false;
+    // the record the server's route offers as a download, for `skytotems analyse`
+    $("#analysis-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
     $("#analysis-start").addEventListener("click", () => this.start());
     $("#analysis-next-mistake").addEventListener("click", () => this.jumpMistake(1));
     $("#analysis-prev-mistake").addEventListener("click", () => this.jumpMistake(-1));
@@ -172,47 +184,88 @@ export class AnalysisPanel {
     }
   }
 
-  /** Each seat's expected final score after its played move (best − loss), by move;
-   *  mistakes are dots; a click goes to the nearest analysed move. */
+  /** Each seat's expected final score after its played move (best − loss), by move,
+   *  on a score scale (left) and a move scale (bottom), with a legend naming each line's
+   *  player in its colour; mistakes are dots. A click goes to the nearest analysed
+   *  move; on the focused graph the arrow keys go to the previous or next one. */
   renderGraph() {
     const svg = $("#analysis-graph");
     const decisions = this.job.result.decisions;
-    const width = 300;
-    const height = 120;
-    const pad = 6;
+    const [width, height] = [320, 140];
+    const [left, right, top, bottom] = [30, 8, 8, 26]; // room for the scales' labels
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.replaceChildren();
-    svg.appendChild(Object.assign(document.createElementNS(SVG, "title"), { textContent: t("analysis.graph") }));
+    svg.appendChild(svgNode("title", {}, t("analysis.graph")));
+    this.renderLegend(decisions);
     if (!decisions.length) return;
-    const moves = decisions.map((d) => d.move);
+    const moves = [...new Set(decisions.map((d) => d.move))].sort((a, b) => a - b);
     const values = decisions.map((d) => d.expected - d.loss);
-    const [x0, x1] = [Math.min(...moves), Math.max(...moves, Math.min(...moves) + 1)];
-    const [y0, y1] = [Math.min(...values), Math.max(...values, Math.min(...values) + 1)];
-    const x = (m) => pad + ((m - x0) / (x1 - x0)) * (width - 2 * pad);
-    const y = (v) => height - pad - ((v - y0) / (y1 - y0)) * (height - 2 * pad);
-    const now = document.createElementNS(SVG, "line");
-    for (const [k, v] of Object.entries({ x1: x(this.current), x2: x(this.current), y1: 0, y2: height, class: "analysis-now" })) now.setAttribute(k, v);
-    svg.appendChild(now);
+    const [x0, x1] = [moves[0], Math.max(moves.at(-1), moves[0] + 1)];
+    const y0 = Math.floor(Math.min(...values));
+    const y1 = Math.max(Math.ceil(Math.max(...values)), y0 + 1);
+    const x = (m) => left + ((m - x0) / (x1 - x0)) * (width - left - right);
+    const y = (v) => height - bottom - ((v - y0) / (y1 - y0)) * (height - top - bottom);
+    // the scales: score at the bottom, middle and top; the first and last move
+    const scales = svgNode("g", { class: "analysis-scale", "aria-hidden": "true" });
+    for (const v of [...new Set([y0, Math.round((y0 + y1) / 2), y1])]) {
+      scales.appendChild(svgNode("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "analysis-grid" }));
+      scales.appendChild(svgNode("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end" }, formatNumber(v)));
+    }
+    for (const m of [...new Set([moves[0], moves.at(-1)])]) {
+      scales.appendChild(svgNode("text", { x: x(m), y: height - bottom + 11, "text-anchor": "middle" }, formatNumber(m)));
+    }
+    scales.appendChild(svgNode("text", { x: (left + width - right) / 2, y: height - 3, "text-anchor": "middle", class: "analysis-axis-title" }, t("analysis.axis_move")));
+    scales.appendChild(svgNode("text", { x: 9, y: (top + height - bottom) / 2, "text-anchor": "middle", class: "analysis-axis-title", transform: `rotate(-90 9 ${(top + height - bottom) / 2})` }, t("analysis.axis_score")));
+    svg.appendChild(scales);
+    svg.appendChild(svgNode("line", { x1: x(this.current), x2: x(this.current), y1: top, y2: height - bottom, class: "analysis-now" }));
     const seats = [...new Set(decisions.map((d) => d.seat))].sort();
     for (const seat of seats) {
+      const colour = seatColour(seat);
       const mine = decisions.filter((d) => d.seat === seat);
-      const line = document.createElementNS(SVG, "polyline");
-      line.setAttribute("points", mine.map((d) => `${x(d.move).toFixed(1)},${y(d.expected - d.loss).toFixed(1)}`).join(" "));
-      line.setAttribute("class", `analysis-line seat-${seat}`);
-      line.style.stroke = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+      const line = svgNode("polyline", {
+        points: mine.map((d) => `${x(d.move).toFixed(1)},${y(d.expected - d.loss).toFixed(1)}`).join(" "),
+        class: `analysis-line seat-${seat}`,
+      });
+      line.style.stroke = colour;
       svg.appendChild(line);
       for (const d of mine.filter((d) => d.mark)) {
-        const dot = document.createElementNS(SVG, "circle");
-        for (const [k, v] of Object.entries({ cx: x(d.move), cy: y(d.expected - d.loss), r: d.mark === "blunder" ? 4 : 3, class: `analysis-dot seat-${seat} mark-${d.mark}` })) dot.setAttribute(k, v);
-        dot.style.fill = SEAT_COLOURS[seat % SEAT_COLOURS.length];
+        const dot = svgNode("circle", { cx: x(d.move), cy: y(d.expected - d.loss), r: d.mark === "blunder" ? 4 : 3, class: `analysis-dot seat-${seat} mark-${d.mark}` });
+        dot.style.fill = colour;
         svg.appendChild(dot);
       }
     }
+    // the keyboard: a slider over the analysed moves
+    svg.setAttribute("aria-valuemin", String(moves[0]));
+    svg.setAttribute("aria-valuemax", String(moves.at(-1)));
+    svg.setAttribute("aria-valuenow", String(this.current));
+    svg.setAttribute("aria-valuetext", t("analysis.graph_value", { move: this.current }));
+    svg.onkeydown = (event) => {
+      const later = moves.find((m) => m > this.current);
+      const earlier = moves.filter((m) => m < this.current).at(-1);
+      const targets = { ArrowRight: later, ArrowUp: later, ArrowLeft: earlier, ArrowDown: earlier, Home: moves[0], End: moves.at(-1) };
+      if (!(event.key in targets)) return;
+      event.preventDefault();
+      event.stopPropagation(); // not the replay's own arrow keys (one move at a time)
+      if (targets[event.key] !== undefined) this.go(targets[event.key]);
+    };
     svg.onclick = (event) => {
       const box = svg.getBoundingClientRect();
-      const m = x0 + ((event.clientX - box.left) / box.width * width - pad) / (width - 2 * pad) * (x1 - x0);
+      const m = x0 + (((event.clientX - box.left) / box.width) * width - left) / (width - left - right) * (x1 - x0);
       const nearest = moves.reduce((a, b) => (Math.abs(b - m) < Math.abs(a - m) ? b : a));
       this.go(nearest);
     };
+  }
+
+  /** Each line's player, in its colour (the graph's legend, as text beside it). */
+  renderLegend(decisions) {
+    const legend = $("#analysis-graph-legend");
+    legend.replaceChildren();
+    for (const seat of [...new Set(decisions.map((d) => d.seat))].sort()) {
+      const item = el("li", `seat-${seat}`);
+      const swatch = el("span", "analysis-swatch");
+      swatch.style.background = seatColour(seat);
+      item.append(swatch, this.screen.seatName(seat));
+      legend.appendChild(item);
+    }
   }
 }

@@ -2,6 +2,7 @@
 //   t("key", {name: "Ann"})           -> "…Ann…"      (placeholders are {name})
 //   tn("key", 3, {...})               -> plural form: key.one / key.other
 //   tNodes("key", {design: node})     -> a fragment, placeholders replaced by nodes
+//   formatNumber(113.8, 1)            -> "113.8" (pt: "113,8")
 //   applyI18n(root)                   -> fills [data-i18n], [data-i18n-attr]
 
 export const LANGUAGES = ["en", "ja", "pt"];
@@ -75,6 +76,12 @@ export function t(key, params) {
 export function tn(key, count, params = {}) {
   const form = count === 1 ? `${key}.one` : `${key}.other`;
   return t(form, { ...params, count });
+}
+
+/** `x` written as the UI language writes numbers ("113.8", pt "113,8"), with exactly
+ *  `digits` decimals. */
+export function formatNumber(x, digits = 0) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 
 /** Like t, but placeholders may be DOM nodes (design chips, player names...). */

@@ -4,15 +4,32 @@
 // puzzle's proof, and solved puzzles are remembered in this browser (localStorage).
 
 import { $, button, el } from "./dom.js";
-import { initI18n, languageSwitcher, onLanguageChange, t } from "./i18n.js";
+import { initI18n, languageSwitcher, onLanguageChange, t, tn } from "./i18n.js";
 import { api } from "./net.js";
 import { designIcon } from "./pieces.js";
 import { renderAltar } from "./render/altar.js";
 import { cardName, missionText } from "./render/cards.js";
+import { altarTargets } from "./render/targets.js";
 import { actionText } from "./ui/action-text.js";
 import { interaction } from "./ui/decision.js";
+import { focusKey, restoreFocus } from "./ui/focus.js";
 
 const SOLVED_KEY = "skytotems.puzzles.solved";
+
+// After a move the focus goes to the next sensible target (as on the table screen,
+// ui/focus.js), so a keyboard player never restarts from the list of puzzles; once the
+// puzzle is over it waits on the verdict.
+const NEXT_TARGETS = [
+  "[data-action=confirm]",
+  "#puzzle-altar .cell-target",
+  "#puzzle-board .pool-item",
+  "#puzzle-board .slot.target",
+  "[data-action=choose-design]",
+  "[data-action=reveal]",
+  "#puzzle-actions .btn-primary",
+  "#puzzle-actions .btn",
+];
+const PARKING = "puzzle-feedback";
 
 const state = { list: [], puzzle: null, view: null, moves: [], ui: {}, feedback: null };
 
@@ -37,7 +54,7 @@ function renderList() {
   state.list.forEach((p, i) => {
     const item = el("li");
     const label = `${t("puzzles.item", { n: i + 1, level: t(`puzzles.level.${p.level}`) })}${solved.has(p.id) ? " ✓" : ""}`;
-    const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id) });
+    const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id, "list") });
     b.dataset.puzzle = p.id;
     b.dataset.solved = String(solved.has(p.id));
     if (state.puzzle && state.puzzle.id === p.id) b.setAttribute("aria-current", "true");
@@ -116,7 +133,7 @@ function renderBoard(model) {
     for (const goal of goals) {
       const card = view.deck.find((c) => c.id === goal.card);
       const item = el("li", "puzzle-goal");
-      item.appendChild(el("span", "goal-text", t("puzzles.goal", { card: card ? cardName(card) : goal.card, mission: card ? missionText(card) : "", points: goal.points })));
+      item.appendChild(el("span", "goal-text", t("puzzles.goal", { card: card ? cardName(card) : goal.card, mission: card ? missionText(card) : "", points: tn("unit.points", goal.points) })));
       const action = model.goals.get(goal.card);
       if (action) {
         const b = button(t("puzzles.reveal", { card: card ? cardName(card) : goal.card }), { className: "btn btn-small", dataAction: "reveal", onClick: () => play(action) });
@@ -129,8 +146,12 @@ function renderBoard(model) {
   }
 }
 
-function render() {
+/** Draw the page; `keepFocus`: give the focus back afterwards (not on the first load,
+ *  where it stays at the top of the page). */
+function render({ keepFocus = true } = {}) {
   const puzzle = state.puzzle;
+  const root = $("main.puzzles");
+  const focused = keepFocus ? focusKey(root) : null;
   renderList();
   if (!puzzle) return;
   const view = state.view;
@@ -143,11 +164,10 @@ function render() {
   const feedback = $("#puzzle-feedback");
   feedback.textContent = state.feedback ? state.feedback.text : "";
   feedback.dataset.state = state.feedback ? state.feedback.kind : "";
-  const targets = new Map();
-  for (const [key, spec] of model.cells) targets.set(key, { ...spec, onClick: () => run(spec) });
+  const targets = altarTargets(view.altars[seat], model.cells, state.ui, run);
   const svg = $("#puzzle-altar");
   renderAltar(svg, view.altars[seat], { targets, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
-  const score = t("puzzles.altar_label", { points: view.seats[seat].score.total });
+  const score = t("puzzles.altar_label", { points: tn("unit.points", view.seats[seat].score.total) });
   svg.setAttribute("aria-label", score);
   $("#puzzle-score").textContent = score;
   renderBoard(model);
@@ -160,11 +180,15 @@ function render() {
     const b = button(t(spec.key, params), { className: `btn${spec.primary ? " btn-primary" : ""}`, dataAction: spec.dataAction, onClick: () => run(spec) });
     actions.appendChild(b);
   }
+  $("#puzzle").dataset.moves = String(state.moves.length); // drawn after the server's verdict
   $("#puzzle-undo").disabled = state.moves.length === 0;
   $("#puzzle-hint").disabled = Boolean(state.feedback?.finished);
+  restoreFocus(root, focused, { mine: !state.feedback?.finished, next: NEXT_TARGETS, parking: PARKING });
 }
 
-async function open(id) {
+/** Show puzzle `id`; `from`: "list" (its title takes the focus, so the next Tab is in
+ *  the puzzle), "load" (the page's first puzzle: the focus is left alone). */
+async function open(id, from = "") {
   const puzzle = await api.puzzle(id);
   state.puzzle = puzzle;
   state.view = puzzle.view;
@@ -172,7 +196,8 @@ async function open(id) {
   state.ui = {};
   state.feedback = null;
   history.replaceState(null, "", `?p=${encodeURIComponent(id)}`);
-  render();
+  render({ keepFocus: from === "" });
+  if (from === "list") $("#puzzle-title").focus();
 }
 
 async function check() {
@@ -181,9 +206,9 @@ async function check() {
   state.ui = {};
   if (result.solved) {
     markSolved(state.puzzle.id);
-    state.feedback = { kind: "solved", finished: true, text: t("puzzles.solved", { points: result.points }) };
+    state.feedback = { kind: "solved", finished: true, text: t("puzzles.solved", { points: tn("unit.points", result.points) }) };
   } else if (result.finished) {
-    state.feedback = { kind: "wrong", finished: true, text: t("puzzles.finished_short", { points: result.points ?? 0, best: result.best }) };
+    state.feedback = { kind: "wrong", finished: true, text: t("puzzles.finished_short", { points: tn("unit.points", result.points ?? 0), best: tn("unit.points", result.best) }) };
   } else if (!result.correct) {
     state.feedback = { kind: "wrong", finished: false, text: t("puzzles.wrong") };
   } else {
@@ -226,7 +251,7 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("p");
   const solved = solvedSet();
   const first = state.list.find((p) => p.id === wanted) || state.list.find((p) => !solved.has(p.id)) || state.list[0];
-  if (first) await open(first.id);
+  if (first) await open(first.id, "load");
   else render();
   document.body.dataset.ready = "true";
 }

@@ -16,32 +16,17 @@ import { renderScoreSheet } from "./render/scoresheet.js";
 import { measureSources, travelNewPieces } from "./render/travel.js";
 import { tickClocks } from "./ui/clocks.js";
 import { interaction } from "./ui/decision.js";
+import { focusKey, restoreFocus } from "./ui/focus.js";
 import { renderStatus, renderTopbar } from "./ui/status.js";
 import { renderWaiting } from "./ui/waiting.js";
 
 export { formatClock } from "./ui/clocks.js";
 export { soloBandKey } from "./render/scoresheet.js";
 
-// What had the keyboard focus before a re-render, so the same target (or, once it is
-// gone, the next sensible one) gets it back: a player on the keyboard never restarts
-// from the top of the page after an action. A card's button names its card before its
-// action, so choosing a starting card keeps the focus on that card ("Start with ...").
-const FOCUS_KEYS = ["card", "cell", "slot", "design", "action", "seat"];
-
 // Where the focus waits when the target it was on is gone and nothing is the viewer's
 // to do (another seat plays): the status bar's text, which says who is playing. The
 // viewer's next decision takes it from there to its first target.
 const PARKING = "status-text";
-
-function focusKey(root) {
-  const active = document.activeElement;
-  if (!active || active === document.body) return { lost: true };
-  if (!root.contains(active)) return null; // focus is elsewhere (menu, log): leave it
-  for (const key of FOCUS_KEYS) {
-    if (active.dataset?.[key] !== undefined) return { key, value: active.dataset[key], id: active.id };
-  }
-  return active.id ? { id: active.id } : { lost: true };
-}
 
 // the next sensible target of a decision, first found first
 const NEXT_TARGETS = [
@@ -54,30 +39,6 @@ const NEXT_TARGETS = [
   "#status-buttons .btn-primary",
   "#status-buttons .btn",
 ];
-
-function restoreFocus(root, before, mine) {
-  if (!before) return;
-  const active = document.activeElement;
-  const parked = active?.id === PARKING;
-  if (active && active !== document.body && active.isConnected && !(parked && mine)) return;
-  let target = null;
-  if (before.id && before.id !== PARKING) target = document.getElementById(before.id);
-  if (!target && before.key) {
-    const attr = before.key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    target = root.querySelector(`[data-${attr}="${CSS.escape(before.value)}"][tabindex], button[data-${attr}="${CSS.escape(before.value)}"]`);
-  }
-  if (!target && mine) {
-    for (const selector of NEXT_TARGETS) {
-      target = [...root.querySelectorAll(selector)].find((node) => !node.disabled && node.getClientRects().length);
-      if (target) break;
-    }
-  }
-  if (!target && !before.lost && !parked) {
-    document.getElementById(PARKING)?.focus({ preventScroll: true });
-    return;
-  }
-  target?.focus({ preventScroll: !before.key && !before.id });
-}
 
 /**
  * The screen. `hooks`:
@@ -284,7 +245,7 @@ export class TableScreen {
     renderPlayers(this);
     renderWaiting(this);
     if (view.phase === "over") renderScoreSheet(this);
-    restoreFocus(this.root, focused, model.mine && !this.busy);
+    restoreFocus(this.root, focused, { mine: model.mine && !this.busy, next: NEXT_TARGETS, parking: PARKING });
     tickClocks(this);
   }
 

@@ -5,24 +5,17 @@ import { $, button, el } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { designIcon } from "../pieces.js";
 import { playerChip } from "../ui/chips.js";
-import { cellKey, renderAltar } from "./altar.js";
+import { renderAltar } from "./altar.js";
 import { renderAltarGrid } from "./altar-grid.js";
 import { fillHoard } from "./players.js";
+import { altarTargets } from "./targets.js";
 
 export function renderMainAltar(screen, model) {
   const view = screen.view;
   const seat = screen.mainSeat();
   const svg = $("#main-altar", screen.root);
   const acting = model.mine && model.seat === seat;
-  const targets = new Map();
-  if (acting && !screen.extra.replay) {
-    const heights = new Map(view.altars[seat].columns.map((c) => [cellKey(c.cell), c.stack.length]));
-    for (const [key, spec] of model.cells) {
-      const tip = targetTip(screen, spec);
-      const label = targetLabel(screen, spec, key, heights.get(key) || 0);
-      targets.set(key, { ...spec, tip, label, onClick: () => screen.run(spec) });
-    }
-  }
+  const targets = acting && !screen.extra.replay ? altarTargets(view.altars[seat], model.cells, screen.ui, (spec) => screen.run(spec)) : new Map();
   const highlight = screen.highlight && screen.highlight.seat === seat ? new Set(screen.highlight.cells) : null;
   const marks = screen.analysisMarks && screen.analysisMarks.seat === seat ? screen.analysisMarks.marks : null;
   const keys = renderAltar(svg, view.altars[seat], {
@@ -55,45 +48,6 @@ export function renderMainAltar(screen, model) {
   const hoard = $("#main-hoard", screen.root);
   fillHoard(screen, hoard, view.altars[seat].hoard);
   $("#toggle-heights", screen.root)?.classList.toggle("on", screen.ui.showHeights);
-}
-
-export function targetTip(screen, spec) {
-  switch (spec.style) {
-    case "place":
-      return t("tip.target_place", { design: t(`design.${spec.ghost}`) });
-    case "cloud":
-      return t("tip.target_cloud");
-    case "cat":
-      return t("tip.target_cat");
-    case "wolf":
-      return t("tip.target_wolf");
-    case "totem":
-      return t(spec.selected ? "tip.target_totem_selected" : "tip.target_totem");
-    default:
-      return "";
-  }
-}
-
-/** A target's accessible name: what pressing it does, with the cell in the notation's
- *  x,y (which turning the altar never changes) and the heights the view shows. */
-export function targetLabel(screen, spec, key, height) {
-  const cell = key;
-  switch (spec.style) {
-    case "place":
-      return t("a11y.target_place", { design: t(`design.${spec.ghost}`), cell, from: height, to: height + 1 });
-    case "cloud":
-      return t("a11y.target_cloud", { cell });
-    case "cat":
-      return t("a11y.target_cat", { cell, height });
-    case "wolf":
-      return t("a11y.target_wolf", { cell, from: height, to: height + 1 });
-    case "totem": {
-      const kind = t(`totem.${screen.ui.totemKind}`);
-      return t(spec.selected ? "a11y.target_totem_selected" : "a11y.target_totem", { kind, cell });
-    }
-    default:
-      return cell;
-  }
 }
 
 export function applyZoom(screen) {
