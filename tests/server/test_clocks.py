@@ -60,9 +60,17 @@ def test_the_default_take_over_bot_is_mcts_medium():
     assert Settings().takeover_level == "mcts-medium"
 
 
+@pytest.fixture
+def setup_proof_server(start_server: Callable[..., ThreadServer]) -> ThreadServer:
+    # three minutes become 3.6 s: the set-up's choices fit in the banks even on a loaded
+    # machine (with 0.9 s a CI run once saw a bank run out before the first turn)
+    return start_server(clock_scale=0.02, takeover_level="random")
+
+
 def test_a_seat_out_of_time_is_taken_over_on_request_and_the_game_goes_on(
-    fast_server: ThreadServer,
+    setup_proof_server: ThreadServer,
 ):
+    fast_server = setup_proof_server
     data = create_table(fast_server.base, [HUMAN, HUMAN], clock="fast")
     table_id = data["table"]["id"]
     clients = [Client(fast_server.base, table_id, data["token_of"][p]) for p in (0, 1)]
