@@ -54,7 +54,7 @@ class AnalysisLevel:
     # Adaptive sampling (0: all K games at once). Every candidate is first played on
     # the first `initial` games; then, `step` games at a time, candidates clearly below
     # the best are dropped and more games are played only while the verdict is in
-    # doubt (`Analyst.in_doubt`), up to K.
+    # doubt (`in_doubt`), up to K.
     initial: int = 0
     step: int = 0
 
@@ -276,7 +276,7 @@ def _best(scores: Sequence[Sequence[float]], alive: Sequence[int]) -> int:
 
 def drop_clearly_worse(alive: list[int], scores: Sequence[Sequence[float]]) -> list[int]:
     """`alive` without the candidates whose paired difference from the best has a 95 %
-    interval above 0: clearly worse, they cannot become best with more games. The played
+    interval above 0: clearly worse, not worth more games. The played
     move (0) stays: its loss is what is asked."""
     best = _best(scores, alive)
     kept = []
