@@ -23,16 +23,22 @@ from skytotems.bots import make_bot
 from skytotems.bots.analysis import (
     BLUNDER_POINTS,
     LEVELS,
+    MISTAKE_POINTS,
     AnalysisLevel,
     Analyst,
+    DecisionAnalysis,
     analyse_game,
     decisions_to_analyse,
+    drop_clearly_worse,
+    in_doubt,
     summarise,
 )
 
 from .test_hidden_information import hide_differently, sample_positions
 
 SMALL = AnalysisLevel("fast", determinizations=4, candidates=3)
+# adaptive: 4 games for every candidate, then 4 more at a time while in doubt, up to 12
+ADAPTIVE = AnalysisLevel("fast", determinizations=12, candidates=4, initial=4, step=4)
 
 
 def played_game(seed: int, bots: tuple[str, str] = ("random", "random")) -> Game:
@@ -162,7 +168,10 @@ def test_the_analysis_ignores_other_seats_cards_and_future_draws() -> None:
 # ------------------------------------------------------------------ a clear blunder
 
 
-def test_passing_up_the_last_totem_is_a_blunder_and_the_best_move_costs_nothing() -> None:
+@pytest.mark.parametrize("level", ["small", "adaptive"])
+def test_passing_up_the_last_totem_is_a_blunder_and_the_best_move_costs_nothing(
+    level: str,
+) -> None:
     """Positions in altar notation (docs/notation.md): the final-totem turn, a bird of
     height 3 ready to build (RULES.md §6: 3 cells x height 3 = 9 points at least)."""
     game = game_from_position(
@@ -170,7 +179,7 @@ def test_passing_up_the_last_totem_is_a_blunder_and_the_best_move_costs_nothing(
     )
     legal = game.legal_actions(0)
     passed = next(a for a in legal if isinstance(a, Pass))
-    analyst = Analyst(SMALL, 0)
+    analyst = Analyst(SMALL if level == "small" else ADAPTIVE, 0)
     bad = analyst.analyse_at(game, 0, passed, 0)
     assert isinstance(bad.best, BuildTotem)
     assert bad.loss >= 9 and bad.loss_ci95[0] >= BLUNDER_POINTS and bad.mark == "blunder"
@@ -192,3 +201,108 @@ def test_a_whole_game_report_has_every_decision_of_the_seat() -> None:
     assert seen[-1] == (len(expected), len(expected))
     assert set(report["total_loss"]) == {"1"} and report["level"] == "custom"
     assert abs(report["total_loss"]["1"] - sum(d["loss"] for d in report["decisions"])) < 0.01
+
+
+# ------------------------------------------------------------------ adaptive sampling
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 40), pick=st.integers(0, 10_000))
+def test_the_adaptive_analysis_is_deterministic_for_a_seed(seed: int, pick: int) -> None:
+    game = played_game(seed)
+    todo = decisions_to_analyse(game)
+    index, seat_view, legal, played = todo[pick % len(todo)]
+    first = Analyst(ADAPTIVE, seed).analyse(seat_view, legal, played, index)
+    again = Analyst(ADAPTIVE, seed).analyse(seat_view, legal, played, index)
+    assert first == again
+    assert ADAPTIVE.initial <= first.games <= ADAPTIVE.determinizations
+    assert first.loss >= 0 and first.loss_ci95[0] <= first.loss <= first.loss_ci95[1]
+
+
+def test_the_default_level_samples_adaptively() -> None:
+    level = LEVELS["greedy"]
+    assert 0 < level.initial < level.determinizations and level.step > 0
+
+
+class ScriptedAnalyst(Analyst):
+    """Playouts replaced by a score per (move, game): the sampling rule on known numbers.
+    Game k of move m scores `table[m](k)`; every playout is noted."""
+
+    def __init__(self, table: dict[Action, list[float]]) -> None:
+        super().__init__(ADAPTIVE, seed=0)
+        self.table = table
+        self.played_out: list[tuple[Action, int]] = []
+
+    def candidates(
+        self, game: Game, seat: int, legal: list[Action], played: Action
+    ) -> list[Action]:
+        return [played, *(a for a in self.table if a != played)]
+
+    def play_out(self, game: Game, seat: int, action: Action, draws: int, policy: int) -> float:
+        k = sum(1 for a, _ in self.played_out if a == action)
+        self.played_out.append((action, k))
+        return self.table[action][k]
+
+
+def scripted(table: dict[Action, list[float]]) -> tuple[ScriptedAnalyst, DecisionAnalysis]:
+    game = played_game(3)
+    index, seat_view, legal, played = next(
+        d for d in decisions_to_analyse(game, [0]) if len(d[2]) >= 3
+    )
+    moves = dict(zip([played, *(a for a in legal if a != played)], table.values(), strict=False))
+    analyst = ScriptedAnalyst(moves)
+    return analyst, analyst.analyse(seat_view, legal, played, index)
+
+
+def test_a_clear_blunder_stops_after_the_first_games_and_drops_worse_moves() -> None:
+    noise = [0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 0.0, 1.0, -1.0, 0.5, -0.5]
+    analyst, result = scripted(
+        {
+            "played": [40 + x for x in noise],
+            "best": [60 + x for x in noise],
+            "worse": [20 - x for x in noise],
+        }
+    )
+    assert result.mark == "blunder" and result.games == ADAPTIVE.initial
+    assert len(analyst.played_out) == 3 * ADAPTIVE.initial
+
+
+def test_a_loss_near_a_threshold_gets_more_games_and_worse_moves_are_dropped() -> None:
+    # the played move loses 3 points on average, 0 or 6 a game: after 4 games the
+    # interval reaches 0 but could exclude it after 12, then it straddles "mistake",
+    # so all 12 games; the third move is 30 points below from the start
+    noise = [1.5, -1.5] * 6
+    analyst, result = scripted(
+        {
+            "played": [47 + x for x in noise],
+            "best": [50 - x for x in noise],
+            "worse": [20.0] * 12,
+        }
+    )
+    assert result.games == ADAPTIVE.determinizations
+    low, high = result.loss_ci95
+    assert low < MISTAKE_POINTS < high
+    # the loss interval is computed from the games the two moves were played on
+    assert result.loss == pytest.approx(3.0)
+    worse = list(analyst.table)[2]
+    assert sum(1 for a, _ in analyst.played_out if a == worse) == ADAPTIVE.initial
+
+
+def test_the_pruning_and_doubt_rules() -> None:
+    clear = [[40.0, 41, 39, 40], [60.0, 61, 59, 60], [10.0, 12, 11, 10]]
+    assert drop_clearly_worse([0, 1, 2], clear) == [0, 1]  # the played move stays
+    close = [[40.0, 41, 39, 40], [60.0, 61, 59, 60], [59.0, 62, 58, 61]]
+    assert drop_clearly_worse([0, 1, 2], close) == [0, 1, 2]
+    two = [Pass(0), Pass(1)]
+    blunder = summarise(0, 0, "turn", two, [clear[0], clear[1]])
+    assert blunder.mark == "blunder" and not in_doubt(blunder, 2, 12)
+    assert in_doubt(blunder, 3, 12)  # marked, but the best move not yet separated
+    assert not in_doubt(blunder, 3, 4)  # no games left
+    # unmarked, but a loss of 2 whose interval would exclude 0 after 12 games
+    edge = summarise(0, 0, "turn", two, [[40.0, 44, 36, 40], [42.0, 42, 42, 42]])
+    assert edge.mark is None and in_doubt(edge, 2, 12)
+    # a loss of 1 so noisy that 12 games would not mark it: no more games
+    noisy = summarise(0, 0, "turn", two, [[40.0, 60, 40, 60], [51.0, 51, 51, 51]])
+    assert noisy.mark is None and not in_doubt(noisy, 2, 12)
+    nothing = summarise(0, 0, "turn", two, [[40.0, 40.5, 40, 40], [40.0, 40, 40, 40.5]])
+    assert nothing.mark is None and not in_doubt(nothing, 2, 12)

@@ -2,16 +2,19 @@
 
 A decision is judged from what its player could see then: the seat's view and its
 legal actions, nothing else (the real game is never read here). From the view we
-sample K determinizations (hidden cards and the order of future draws, as the search
-bots do); every candidate move is played on each of the same K games and the game is
-played out to the end by the level's playout policy, with the same playout random
-numbers for every candidate (common random numbers). The loss of the played move is
+sample up to K determinizations (hidden cards and the order of future draws, as the
+search bots do); every candidate move is played on each of the same games and the game
+is played out to the end by the level's playout policy, with the same playout random
+numbers for every candidate (common random numbers). An adaptive level plays the first
+few games only, drops the candidates clearly below the best and plays more games only
+while the verdict is in doubt. The loss of the played move is
 
     loss = mean own final score after the best candidate − after the played move
 
 where the played move is always a candidate and "best" is the candidate with the
-highest mean, so loss ≥ 0. Its 95 % interval is the paired t interval of the K
-per-determinization differences (best − played), with the lower end clamped at 0.
+highest mean, so loss ≥ 0. Its 95 % interval is the paired t interval of the
+per-determinization differences (best − played) on the games both were played on, with
+the lower end clamped at 0.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ Playout = Literal["fast", "greedy-turns", "greedy-bot"]
 # Marks, in points of the player's own final score (docs/analysis.md).
 MISTAKE_POINTS = 2.0
 BLUNDER_POINTS = 5.0
+# Adaptive sampling goes on with an unmarked decision whose loss, this many standard
+# errors higher, would be marked after all the games (in doubt: `in_doubt`).
+DOUBT_SE = 0.5
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,14 @@ class AnalysisLevel:
     """How hard the analysis looks: playout policy, determinizations, candidates."""
 
     playout: Playout
-    determinizations: int  # K: the same K games for every candidate
+    determinizations: int  # K: at most K games, the same for every candidate
     candidates: int  # the best-looking legal moves tried, besides the played one
+    # Adaptive sampling (0: all K games at once). Every candidate is first played on
+    # the first `initial` games; then, `step` games at a time, candidates clearly below
+    # the best are dropped and more games are played only while the verdict is in
+    # doubt (`in_doubt`), up to K.
+    initial: int = 0
+    step: int = 0
 
 
 LEVELS: Mapping[str, AnalysisLevel] = {
@@ -53,7 +65,7 @@ LEVELS: Mapping[str, AnalysisLevel] = {
     # each turn's action chosen greedily by the heuristic estimate (every slot and the
     # best totems followed to the end of the turn), as mcts-hard models its opponents;
     # the small decisions by the rules of thumb
-    "greedy": AnalysisLevel("greedy-turns", determinizations=16, candidates=6),
+    "greedy": AnalysisLevel("greedy-turns", determinizations=16, candidates=6, initial=4, step=4),
     # every decision by the greedy bot itself: the strongest playouts, ~10x slower
     "thorough": AnalysisLevel("greedy-bot", determinizations=8, candidates=4),
 }
@@ -84,6 +96,7 @@ class DecisionAnalysis:
     loss_ci95: tuple[float, float]
     expected: float  # mean own final score after the best move
     candidates: int
+    games: int = 0  # determinizations the played and the best move were played out on
 
     @property
     def mark(self) -> str | None:
@@ -107,6 +120,7 @@ class DecisionAnalysis:
             "loss_ci95": [round(self.loss_ci95[0], 3), round(self.loss_ci95[1], 3)],
             "expected": round(self.expected, 3),
             "candidates": self.candidates,
+            "games": self.games,
             "mark": self.mark,
         }
 
@@ -165,14 +179,26 @@ class Analyst:
         # for every candidate: the candidates differ in their move only.
         seeds = [(rng.next64(), rng.next64()) for _ in games]
         moves = self.candidates(games[0], seat, legal, played)
-        scores = [
-            [
-                self.play_out(game, seat, move_, draws, policy)
-                for game, (draws, policy) in zip(games, seeds, strict=True)
-            ]
-            for move_ in moves
-        ]
-        return summarise(move, seat, games[0].decision.kind, moves, scores)
+        kind = games[0].decision.kind
+        total = len(games)
+        upto = min(self.level.initial, total) if self.level.initial > 0 else total
+        alive = list(range(len(moves)))  # the played move (0) is never dropped
+        scores: list[list[float]] = [[] for _ in moves]
+        while True:
+            for i in alive:
+                scores[i].extend(
+                    self.play_out(game, seat, moves[i], draws, policy)
+                    for game, (draws, policy) in zip(
+                        games[len(scores[i]) : upto], seeds[len(scores[i]) : upto], strict=True
+                    )
+                )
+            alive = drop_clearly_worse(alive, scores)
+            result = summarise(
+                move, seat, kind, [moves[i] for i in alive], [scores[i] for i in alive]
+            )
+            if upto >= total or not in_doubt(result, len(alive), total):
+                return replace(result, candidates=len(moves))
+            upto = min(total, upto + max(1, self.level.step))
 
     def analyse_at(self, game: Game, seat: int, played: Action, move: int) -> DecisionAnalysis:
         """`analyse` at a decision of a game, through the seat's view only: the game's
@@ -239,7 +265,57 @@ def summarise(
         loss_ci95=(max(0.0, loss - half), loss + half),
         expected=means[best],
         candidates=len(moves),
+        games=k,
     )
+
+
+def _best(scores: Sequence[Sequence[float]], alive: Sequence[int]) -> int:
+    """The alive candidate with the highest mean (the played one, index 0, on a tie)."""
+    return max(alive, key=lambda i: (sum(scores[i]) / len(scores[i]), i == 0, -i))
+
+
+def drop_clearly_worse(alive: list[int], scores: Sequence[Sequence[float]]) -> list[int]:
+    """`alive` without the candidates whose paired difference from the best has a 95 %
+    interval above 0: clearly worse, not worth more games. The played
+    move (0) stays: its loss is what is asked."""
+    best = _best(scores, alive)
+    kept = []
+    for i in alive:
+        if i in (0, best):
+            kept.append(i)
+            continue
+        diffs = [b - c for b, c in zip(scores[best], scores[i], strict=True)]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        if k < 2:
+            kept.append(i)
+            continue
+        half = t95(k - 1) * math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1) / k)
+        if mean - half <= 0.0:
+            kept.append(i)
+    return kept
+
+
+def in_doubt(result: DecisionAnalysis, alive: int, total: int) -> bool:
+    """Whether more games (up to `total`) could change the verdict.
+
+    Unmarked: only if a loss `DOUBT_SE` standard errors above the estimate would be
+    marked with the interval it would have at `total` games (the same spread). Marked:
+    while its interval straddles a mark's threshold (mistake or blunder?), or its best
+    move is not yet separated from the others left (more alive than played and best)."""
+    low, high = result.loss_ci95
+    games = result.games
+    if games >= total or games < 2:
+        return games < total
+    if result.mark is None:
+        error = (high - result.loss) / t95(games - 1)  # the standard error of the loss
+        hopeful = result.loss + DOUBT_SE * error
+        return hopeful >= MISTAKE_POINTS and hopeful > t95(total - 1) * error * math.sqrt(
+            games / total
+        )
+    if any(low < points < high for points in (MISTAKE_POINTS, BLUNDER_POINTS)):
+        return True
+    return alive > (1 if result.best == result.played else 2)
 
 
 def decisions_to_analyse(
