@@ -209,6 +209,9 @@ def test_a_refused_message_stays_in_the_box_and_a_spectator_cannot_mute_themselv
         " || document.querySelector('.toast-item') !== null"
     )
     refusal = onlooker.get_by_text("Too many messages", exact=False)
+    # connected first: a message sent before the socket opens stays in the box ("not
+    # connected") and would be counted as said (a loaded CI run saw 6 said, 5 shown)
+    onlooker.wait_for_function("() => document.getElementById('status-text').textContent")
     for n in range(12):  # more than the rate allows; each waits for its answer
         say(onlooker, f"message {n}")
         onlooker.wait_for_function(answered, arg=n + 1)
