@@ -50,10 +50,8 @@ def _estimates(game: Game) -> list[float]:
     return [est.value(s) for s in range(game.n)]
 
 
-def test_memoised_estimates_equal_estimates_from_empty_memos() -> None:
-    positions = _positions()
-    # Interleave the games, so memo entries made for one are offered to the others.
-    positions.sort(key=lambda g: (len(g.history), g.n))
+def _assert_warm_equals_cold(positions: list[Game]) -> None:
+    """Estimates made one after another (memos warm) equal each made from empty memos."""
     _forget_memos()
     warm = [_estimates(game) for game in positions]
     cold = []
@@ -61,6 +59,13 @@ def test_memoised_estimates_equal_estimates_from_empty_memos() -> None:
         _forget_memos()
         cold.append(_estimates(game))
     assert warm == cold
+
+
+def test_memoised_estimates_equal_estimates_from_empty_memos() -> None:
+    positions = _positions()
+    # Interleave the games, so memo entries made for one are offered to the others.
+    positions.sort(key=lambda g: (len(g.history), g.n))
+    _assert_warm_equals_cold(positions)
 
 
 def _with_other_bags(positions: list[Game]) -> list[Game]:
@@ -80,14 +85,7 @@ def _with_other_bags(positions: list[Game]) -> list[Game]:
 
 
 def test_memoised_estimates_equal_estimates_from_empty_memos_at_other_costs() -> None:
-    positions = _with_other_bags(_positions())
-    _forget_memos()
-    warm = [_estimates(game) for game in positions]
-    cold = []
-    for game in positions:
-        _forget_memos()
-        cold.append(_estimates(game))
-    assert warm == cold
+    _assert_warm_equals_cold(_with_other_bags(_positions()))
 
 
 def _reference_potential(est: Estimator, altar: Altar, actions: int, final_build: int) -> float:
