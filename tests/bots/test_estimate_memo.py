@@ -18,6 +18,8 @@ from skytotems.rules.options import GameOptions
 from skytotems.rules.pieces import T_HORSE, T_WOLF
 from skytotems.rules.totems import CAT_HEIGHT
 
+from . import site_reference
+
 TOTEM_SETS = ("beginner", "dragon", "cat-plus-three")
 
 
@@ -89,8 +91,9 @@ def test_memoised_estimates_equal_estimates_from_empty_memos_at_other_costs() ->
 
 
 def _reference_potential(est: Estimator, altar: Altar, actions: int, final_build: int) -> float:
-    """The plan as first written: every site of `_anchor_sites`, none memoised or
-    dropped, all sorted, picked best first (the estimate's figures must equal it)."""
+    """The plan as first written: every site of the plain search (`site_reference`),
+    none memoised or dropped, all sorted, picked best first (the estimate's figures
+    must equal it)."""
     if actions <= 0 and not final_build:
         return 0.0
     w = est.w
@@ -101,7 +104,7 @@ def _reference_potential(est: Estimator, altar: Altar, actions: int, final_build
     gaining = actions - (0 if final_build else 1)
     valued: list[tuple[float, tuple[int, ...], bool]] = []
     for key in est.anchor_keys(altar):
-        for kind, cells, need, points in evaluation._anchor_sites(*key):  # type: ignore[arg-type]
+        for kind, cells, need, points in site_reference.anchor_sites(*key):  # type: ignore[arg-type]
             p = chance(need, gaining, w.rate)
             blessing = wolf if kind == T_WOLF else est.blessing[kind]
             value = (points + blessing - w.action_cost) * p
@@ -156,7 +159,7 @@ def test_plan_and_sites_equal_the_reference_to_the_bit() -> None:
                 expected = _reference_potential(est, altar, actions, final_build)
                 assert est.potential(altar, actions, final_build) == expected
                 checked += 1
-            every = [s for k in est.anchor_keys(altar) for s in evaluation._anchor_sites(*k)]  # type: ignore[arg-type]
+            every = [s for k in est.anchor_keys(altar) for s in site_reference.anchor_sites(*k)]  # type: ignore[arg-type]
             for kind in game.kinds:
                 assert est.kind_sites(altar, kind) == [s for s in every if s[0] == kind]
     assert checked > 1000

@@ -475,7 +475,7 @@ _ANCHOR_SITES_LIMIT = 200_000
 # points when built, group, i1, k1, i2, k2, i3, k3); its need is
 # k1 * costs[i1] + k2 * costs[i2] + k3 * costs[i3], where costs are the anchor key's
 # seven cells' costs per pedestal and 1.0 (index 7): k is the pedestals a cell needs,
-# or the effort of a cell without a cloud (`_raise_cost`) at index 7; a two-cell site
+# or the effort of a cell without a cloud (1.5 + target) at index 7; a two-cell site
 # adds 0 * 1.0 (all terms are >= 0, so the sum is the reference's to the bit). Sites
 # of one group share their cells and whether their build is free (a horse).
 Recipe = tuple[int, tuple[int, ...], int, int, int, float, int, float, int, float]
@@ -496,8 +496,8 @@ _SURELY_BELOW = 0.05 * (1 - 1e-9)
 
 
 def anchor_sites(key: AnchorKey) -> tuple[Site, ...]:
-    """The sites of one anchor key (`Estimator.projects`), memoised; the same as
-    `_anchor_sites(*key)`, built from the heights' recipes."""
+    """The sites of one anchor key (`Estimator.projects`), memoised, built from the
+    heights' recipes (tests/bots/site_reference.py holds them equal to the plain search)."""
     sites = _ANCHOR_SITES.get(key)
     if sites is None:
         if len(_ANCHOR_SITES) >= _ANCHOR_SITES_LIMIT:
@@ -538,7 +538,9 @@ def _recipes(heights: tuple[object, ...]) -> tuple[Recipe, ...]:
 
 
 def _term(i: int, h: int, target: int) -> tuple[int, float]:
-    """`_raise_cost(h, per, target)` of cell `i` as a recipe term (index, factor)."""
+    """The effort to bring cell `i` from height `h` to `target`, as a recipe term (index,
+    factor of the cell's cost): a cell without a cloud (-2) costs a returned pedestal for
+    the cloud, then the column, at index 7 (cost 1.0)."""
     if h == -2:
         return (7, 1.5 + target)
     return (i, target - h)
@@ -574,9 +576,10 @@ def _anchor_recipes(
     hl: int,
     hu: int,
 ) -> tuple[Recipe, ...]:
-    """`_anchor_sites` with each need left as terms (the same sites, in the same
-    order): cells are numbered as in the anchor key, 0 the anchor, 1 and 2 to the
-    right, 3 and 4 down, 5 left and 6 up."""
+    """The sites whose first cell is `c` (lines to the right and down, the bird's
+    corners around it), each need left as terms of the cells' costs: cells are
+    numbered as in the anchor key, 0 the anchor, 1 and 2 to the right, 3 and 4 down,
+    5 left and 6 up."""
     out: list[tuple[int, tuple[int, ...], int, tuple[tuple[int, float], ...]]] = []
     for d, h1, i1, h2, i2 in ((RIGHT, h1r, 1, h2r, 2), (DOWN, h1d, 3, h2d, 4)):
         n1 = c + d
@@ -614,72 +617,6 @@ def _anchor_recipes(
                     corner, side, other = _term(0, hc, h), _term(ia, ha, h), _term(ib, hb, h)
                     out.append(_recipe(T_BIRD, (c, c + dx, c + dy), 3 * h, corner, side, other))
     return _grouped(out)
-
-
-def _raise_cost(h: int, per: float, target: int) -> float:
-    """Pedestals (in effort) to bring a cell of height `h` to `target`."""
-    if h == -2:
-        return 1.5 + target  # a returned pedestal for the cloud, then the column
-    return (target - h) * per
-
-
-def _anchor_sites(
-    c: int,
-    kinds: tuple[int, ...],
-    here: CellState,
-    right: CellState,
-    right2: CellState,
-    down: CellState,
-    down2: CellState,
-    left: CellState,
-    up: CellState,
-) -> tuple[Site, ...]:
-    """The sites whose first cell is `c` (lines to the right and down, the bird's
-    corners around it), from the states of the cells they use. The reference for
-    `anchor_recipes`, which the estimate uses (a test holds them equal)."""
-    raise_cost = _raise_cost
-    out: list[Site] = []
-    hc, pc = here
-    for d, (h1, p1), (h2, p2) in ((RIGHT, right, right2), (DOWN, down, down2)):
-        n1 = c + d
-        n2 = c + 2 * d
-        if h1 == -1:
-            continue
-        if T_HORSE in kinds and (hc > 0 or h1 > 0):
-            for lo_h, lo_p, hi_h, hi_p in ((hc, pc, h1, p1), (h1, p1, hc, pc)):
-                base = max(1, lo_h, hi_h - 2)
-                for lo in (base, base + 1):
-                    need = raise_cost(lo_h, lo_p, lo) + raise_cost(hi_h, hi_p, lo + 2)
-                    out.append((T_HORSE, (c, n1), need, 2 * (lo + 2)))
-        if h2 == -1:
-            continue
-        if T_WOLF in kinds and (hc > 0 or h2 > 0):
-            gap = max(h1, 0)
-            base = max(2, hc, h2, gap)
-            for h in (base, base + 1):
-                need = raise_cost(hc, pc, h) + raise_cost(h2, p2, h)
-                out.append((T_WOLF, (c, n1, n2), need, 3 * h))
-        if T_DRAGON in kinds and (hc > 0 or h1 > 0 or h2 > 0):
-            for a_h, a_p, b_h, b_p in ((hc, pc, h2, p2), (h2, p2, hc, pc)):
-                base = max(1, a_h, h1 - 1, b_h - 2)
-                need = (
-                    raise_cost(a_h, a_p, base)
-                    + raise_cost(h1, p1, base + 1)
-                    + raise_cost(b_h, b_p, base + 2)
-                )
-                out.append((T_DRAGON, (c, n1, n2), need, 3 * (base + 2)))
-    if T_BIRD in kinds and hc >= 0:
-        for dx, (ha, pa) in ((RIGHT, right), (-RIGHT, left)):
-            if ha == -1:
-                continue
-            for dy, (hb, pb) in ((DOWN, down), (-DOWN, up)):
-                if hb == -1 or (hc <= 0 and ha <= 0 and hb <= 0):
-                    continue
-                base = max(2, hc, ha, hb)
-                for h in (base, base + 1):
-                    need = raise_cost(hc, pc, h) + raise_cost(ha, pa, h) + raise_cost(hb, pb, h)
-                    out.append((T_BIRD, (c, c + dx, c + dy), need, 3 * h))
-    return tuple(out)
 
 
 def free_clouds(altar: Altar) -> int:
