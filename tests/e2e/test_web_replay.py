@@ -87,3 +87,31 @@ def test_the_replay_offers_the_record_as_a_download_for_the_analyse_command(
     assert download.suggested_filename == f"skytotems-{tid}.json"
     path = download.path()
     assert replay(path.read_text("utf-8")).is_over
+
+
+SLOW_REPLAY_STEPS_JS = """() => {
+  const plain = window.fetch;
+  window.fetch = (url, options) => String(url).includes('/replay/')
+    ? new Promise((resolve) => setTimeout(resolve, 400)).then(() => plain(url, options))
+    : plain(url, options);
+}"""
+
+
+def test_quick_clicks_on_a_slow_connection_each_step_one_move(
+    pages: Pages, finished_bot_table: dict[str, Any]
+) -> None:
+    """Five clicks on ▶ land on move 5 even when positions arrive after the next click (a
+    loaded CI run stopped at 4: a click read the move shown, not the one asked for)."""
+    page = open_replay(pages, finished_bot_table["id"])
+    page.evaluate(SLOW_REPLAY_STEPS_JS)
+    for _ in range(5):
+        page.click("#replay-next")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '5'")
+    page.wait_for_timeout(1000)  # a step still on its way would land by now
+    assert counter_move(page) == 5
+    assert page.locator("#table-root").get_attribute("data-move") == "5"
+    page.click("#replay-prev")
+    page.click("#replay-prev")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '3'")
+    page.wait_for_timeout(1000)
+    assert counter_move(page) == 3

@@ -49,7 +49,13 @@ export async function startReplay(tableId) {
   const slider = document.getElementById("replay-slider");
   slider.max = String(moves);
   const counter = document.getElementById("replay-counter");
-  const analysis = new AnalysisPanel(tableId, screen, (move) => (stop(), go(move)));
+  const analysis = new AnalysisPanel(tableId, screen, (move) => (stop(), go(() => move)));
+  // Moves asked for run one after another, each counting from where the one before it
+  // landed: five quick clicks on ▶ step five moves even when positions arrive late.
+  let queue = Promise.resolve();
+  const enqueue = (task) => (queue = queue.then(task).catch(() => {}));
+  const go = (where, options) => enqueue(() => show(where(current), options));
+  const jumpTurn = (direction) => enqueue(() => showTurn(direction));
 
   async function fetchStep(move) {
     if (!steps.has(move)) steps.set(move, await api.replayStep(tableId, move));
@@ -64,7 +70,7 @@ export async function startReplay(tableId) {
     }
   }
 
-  async function go(move, { animate = false } = {}) {
+  async function show(move, { animate = false } = {}) {
     move = Math.max(0, Math.min(moves, move));
     const step = await fetchStep(move);
     const forwardOne = move === current + 1;
@@ -85,7 +91,7 @@ export async function startReplay(tableId) {
     return marks.sort((a, b) => a - b);
   }
 
-  async function jumpTurn(direction) {
+  async function showTurn(direction) {
     // walk move by move until a turn starts (positions are cached as we go)
     let move = current + direction;
     while (move > 0 && move < moves) {
@@ -93,7 +99,7 @@ export async function startReplay(tableId) {
       if (step.events.some((e) => e.type === "turn_started")) break;
       move += direction;
     }
-    await go(move, { animate: direction > 0 && move === current + 1 });
+    await show(move, { animate: direction > 0 && move === current + 1 });
   }
 
   function stop() {
@@ -103,28 +109,30 @@ export async function startReplay(tableId) {
   }
 
   const on = (id, handler) => document.getElementById(id).addEventListener("click", handler);
-  on("replay-first", () => (stop(), go(0)));
+  const next = (move) => move + 1;
+  const previous = (move) => move - 1;
+  on("replay-first", () => (stop(), go(() => 0)));
   on("replay-prev-turn", () => (stop(), jumpTurn(-1)));
-  on("replay-prev", () => (stop(), go(current - 1)));
-  on("replay-next", () => (stop(), go(current + 1, { animate: true })));
+  on("replay-prev", () => (stop(), go(previous)));
+  on("replay-next", () => (stop(), go(next, { animate: true })));
   on("replay-next-turn", () => (stop(), jumpTurn(1)));
-  on("replay-last", () => (stop(), go(moves)));
+  on("replay-last", () => (stop(), go(() => moves)));
   on("replay-play", () => {
     if (playing) return stop();
     document.getElementById("replay-play").textContent = t("replay.pause");
     playing = setInterval(() => {
       if (current >= moves) return stop();
-      go(current + 1, { animate: true });
+      go(next, { animate: true });
     }, PLAY_MS);
   });
-  slider.addEventListener("input", () => (stop(), go(Number(slider.value))));
+  slider.addEventListener("input", () => (stop(), go(() => Number(slider.value))));
   document.addEventListener("keydown", (event) => {
     // the slider moves itself on these keys (and says so with an input event)
     if (event.target instanceof HTMLInputElement) return;
-    if (event.key === "ArrowRight") go(current + 1, { animate: true });
-    else if (event.key === "ArrowLeft") go(current - 1);
-    else if (event.key === "Home") go(0);
-    else if (event.key === "End") go(moves);
+    if (event.key === "ArrowRight") go(next, { animate: true });
+    else if (event.key === "ArrowLeft") go(previous);
+    else if (event.key === "Home") go(() => 0);
+    else if (event.key === "End") go(() => moves);
   });
   onLanguageChange(() => {
     screen.render();
@@ -132,7 +140,7 @@ export async function startReplay(tableId) {
     counter.textContent = t("replay.counter", { move: current, moves });
     analysis.render();
   });
-  await go(0);
+  await go(() => 0);
   await analysis.load();
   window.skytotems = { screen, turnStarts, analysis };
 
