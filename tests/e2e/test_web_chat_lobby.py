@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from test_web_accessibility import serious_violations
+from webplay import MY_TURN
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,7 +121,9 @@ def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
     # a game of two people where this browser holds a seat and it is its turn
     tid, token, _ = two_humans(live_server)
     lobby.goto(f"/table.html?t={tid}#seat={token}")
-    lobby.get_by_role("tab", name="Table chat").wait_for()
+    # the browser remembers the seat once the server has taken its token (its welcome):
+    # the chat tab, in the page itself, shows before that (a loaded run left too soon)
+    lobby.wait_for_selector(MY_TURN)
     lobby.goto("/")
     mine = lobby.locator("#my-tables li.table-item")
     lobby.locator(f"#my-tables li[data-table='{quick}']").wait_for()
@@ -279,3 +282,26 @@ def test_the_chat_and_the_log_keep_several_lines_in_sight_beside_four_players(
     page.get_by_role("tab", name="Game log").click()
     log = page.locator("#log")
     assert (log.bounding_box() or {"height": 0})["height"] >= 6 * line
+
+
+SLOW_BOT_LIST_JS = """(() => {
+  const plain = window.fetch;
+  window.fetch = (url, options) => String(url).endsWith('/api/bots')
+    ? new Promise((resolve) => setTimeout(resolve, 1500)).then(() => plain(url, options))
+    : plain(url, options);
+})();"""
+
+
+def test_a_click_on_play_before_the_lobby_has_loaded_still_starts_the_game(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """The buttons wait for the lobby's script (a loaded CI run clicked "Play against a bot
+    now" before its handler was attached, and nothing happened)."""
+    lobby = pages.open("/")
+    lobby.add_init_script(SLOW_BOT_LIST_JS)
+    lobby.reload(wait_until="commit")
+    lobby.locator("#quick-game").wait_for()
+    lobby.locator("#quick-game").click()
+    lobby.wait_for_url("**/table.html?t=*")
+    tid = lobby.url.split("t=")[1].split("&")[0].split("#")[0]
+    assert live_server.get(f"/api/tables/{tid}")["seats"][1]["kind"] == "bot"

@@ -374,7 +374,9 @@ async function main() {
       button.disabled = false;
     }
   });
-  $("#quick-game").addEventListener("click", async () => {
+  $("#quick-game").addEventListener("click", async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true; // one click, one table
     try {
       const created = await create({
         options: { players: 2, totems: "beginner", tie_break: "bga" },
@@ -385,8 +387,13 @@ async function main() {
       location.href = `table.html?t=${encodeURIComponent(created.table.id)}`;
     } catch (err) {
       toast(errorText(err), "error");
+      button.disabled = false;
     }
   });
+  // the page's buttons stay disabled until here: a click before the handlers are
+  // attached would do nothing (or submit the form as a plain page load)
+  $("#quick-game").disabled = false;
+  $("#create-button").disabled = false;
   onLanguageChange(() => {
     applyI18n(document);
     buildSeatRows();
