@@ -12,14 +12,17 @@ moves; it stops by itself.
 
 The database is a SQLite file in a temporary folder, or `--db postgresql://...`: the
 benchmark creates a database of its own on that server and drops it at the end. `--redis URL`
-is given to every server process (SKYTOTEMS_REDIS): with it, the two seats of a table
-sit on different processes, so every move crosses between them; without it, each table
-stays on one process (round robin over the tables).
+is given to every server process (SKYTOTEMS_REDIS). The tables are spread round robin
+over the processes; `--placement table` (the default) keeps both sockets of a table on
+its process, as docs/deploy.md's nginx routes them, and `--placement seat` (with Redis)
+puts the two seats of a table on different processes, so that every move crosses
+between them (the worst case).
 
     python benchmarks/load.py                       # 500 tables = 1,000 sockets
     python benchmarks/load.py --rates 500,1000,2000 --duration 15 --json
     python benchmarks/load.py --db postgresql://postgres@127.0.0.1/test
     python benchmarks/load.py --processes 2 --db postgresql://... --redis redis://127.0.0.1:6379/0
+    python benchmarks/load.py --processes 2 --db ... --redis ... --placement seat
 """
 
 from __future__ import annotations
@@ -227,8 +230,8 @@ class Bench:
         return self.http[table % len(self.ports)]
 
     def ws_base(self, table: int, player: int) -> str:
-        """Where a seat's socket goes: the table's process, or with `cross` (Redis
-        between the processes) the next process for the second seat."""
+        """Where a seat's socket goes: the table's process, or with `cross` (seats
+        placed apart) the next process for the second seat."""
         process = (table + (player if self.cross else 0)) % len(self.ports)
         return f"ws://127.0.0.1:{self.ports[process]}"
 
@@ -304,12 +307,14 @@ def held(result: dict[str, Any]) -> bool:
 
 
 async def main_async(args: argparse.Namespace, ports: list[int], meter: CpuMeter) -> list[Any]:
-    bench = Bench(ports, cross=args.redis is not None and len(ports) > 1)
+    cross = args.placement == "seat" and len(ports) > 1
+    bench = Bench(ports, cross=cross)
     opened = time.perf_counter()
     await bench.open_tables(args.tables)
     print(
         f"opened {args.tables} tables ({2 * args.tables} sockets) on {len(ports)} "
-        f"process(es) in {time.perf_counter() - opened:.1f} s",
+        f"process(es) in {time.perf_counter() - opened:.1f} s"
+        + (", the two seats of each on different processes" if cross else ""),
         flush=True,
     )
     results = []
@@ -395,10 +400,16 @@ def main() -> None:
         "--redis", default=None, help="Redis URL given to every server (SKYTOTEMS_REDIS)"
     )
     parser.add_argument(
+        "--placement",
+        choices=("table", "seat"),
+        default="table",
+        help="table: a table's two sockets on one process (as docs/deploy.md's nginx "
+        "routes them); seat: on different processes (needs --redis)",
+    )
+    parser.add_argument(
         "--port",
         default="",
-        help="use servers already running on 127.0.0.1:PORT[,PORT...] (for profiling; "
-        "with --redis the two seats of a table sit on different ones)",
+        help="use servers already running on 127.0.0.1:PORT[,PORT...] (for profiling)",
     )
     parser.add_argument(
         "--server-pid",
@@ -412,6 +423,8 @@ def main() -> None:
         parser.error(f"--rates: {args.rates!r} is not a list of numbers")
     if not 1 <= args.processes <= 8:
         parser.error("--processes: between 1 and 8")
+    if args.placement == "seat" and args.redis is None:
+        parser.error("--placement seat: seats on different processes need --redis")
     if args.processes > 1 and args.db is None:
         parser.error("--processes: several processes need a shared --db postgresql://...")
     args.tables = max(1, min(args.tables, 2000))

@@ -46,12 +46,13 @@ def documented_config(port: int, upstreams: list[int]) -> str:
     assert len(blocks) == 1, "docs/deploy.md has one nginx block"
     config: str = blocks[0]
     replacements = {
-        "listen 80;": f"listen 127.0.0.1:{port};",
-        "server 127.0.0.1:8001 ": f"server 127.0.0.1:{upstreams[0]} ",
-        "server 127.0.0.1:8002 ": f"server 127.0.0.1:{upstreams[1]} ",
+        "listen 80;": (f"listen 127.0.0.1:{port};", 1),
+        # each process is in both upstreams: HTTP's and the table sockets'
+        "server 127.0.0.1:8001 ": (f"server 127.0.0.1:{upstreams[0]} ", 2),
+        "server 127.0.0.1:8002 ": (f"server 127.0.0.1:{upstreams[1]} ", 2),
     }
-    for old, new in replacements.items():
-        assert config.count(old) == 1, f"the documented block has {old!r} once"
+    for old, (new, times) in replacements.items():
+        assert config.count(old) == times, f"the documented block has {old!r} {times}x"
         config = config.replace(old, new)
     return config
 
@@ -115,14 +116,25 @@ def test_documented_nginx_config_in_front_of_two_processes(postgres_url: str) ->
                 assert ready.status_code == 200
                 assert ready.json()["checks"]["database"] == "ok"
             assert httpx.get(base + "/metrics", timeout=10).status_code == 403
-            # WebSockets through nginx, spread over both processes (no sticky sessions)
+            # WebSockets through nginx: one table's sockets meet on one process, and
+            # the tables spread over both
             table = create_table(base, [{"type": "human"}], options={"players": 1})
             table_id = table["table"]["id"]
             watchers = [Client(base, table_id, None) for _ in range(3)]
             counts = [value(scrape(s.base), "skytotems_sockets") for s in servers]
-            assert sum(counts) == 3 and all(counts), counts
+            assert sorted(counts) == [0, 3], counts
             for w in watchers:
                 w.close()
+            wait_for(lambda: sockets_open(servers) == [0, 0])
+            others = [
+                create_table(base, [{"type": "human"}], options={"players": 1}) for _ in range(8)
+            ]
+            spread = [Client(base, t["table"]["id"], None) for t in others]
+            counts = sockets_open(servers)
+            assert sum(counts) == 8 and all(counts), counts
+            for w in spread:
+                w.close()
+            wait_for(lambda: sockets_open(servers) == [0, 0])
             # a whole game on one socket through nginx, every move acknowledged
             player = Client(base, table_id, table["token_of"][0])
             assert player.welcome is not None and player.welcome["player"] == 0
@@ -147,9 +159,23 @@ def test_documented_nginx_config_in_front_of_two_processes(postgres_url: str) ->
             codes = [from_client("127.0.0.3", f"198.51.100.{i}") for i in range(2 * RATE + 4)]
             assert codes[0] == 200 and 429 in codes
             assert from_client("127.0.0.4", "198.51.100.1") == 200
+
+            # the process a table's sockets go to stops: nginx sends them to the other
+            watcher = Client(base, table_id, None)
+            home, rest = sorted(servers, key=lambda s: -value(scrape(s.base), "skytotems_sockets"))
+            watcher.close()
+            home.terminate()
+            rescued = Client(base, table_id, None)
+            assert rescued.state is not None and rescued.state["status"] == "finished"
+            assert value(scrape(rest.base), "skytotems_sockets") == 1
+            rescued.close()
     finally:
         for server in servers:
             server.terminate()
+
+
+def sockets_open(servers: list[ProcessServer]) -> list[float]:
+    return [value(scrape(s.base), "skytotems_sockets") for s in servers]
 
 
 def _answers(url: str) -> bool:
