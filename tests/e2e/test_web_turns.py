@@ -83,14 +83,25 @@ def play_until_a_bot_acts(page: Page, seed: int) -> dict[str, Any]:
     found = click_until(page, acting_bot, seed, 200)
     if found is None:
         raise AssertionError("no bot's turn was seen")
+    # the altar may be scrolling into view (smoothly): measure it once it has stopped
+    for _ in range(40):
+        page.wait_for_timeout(100)
+        settled: dict[str, Any] = page.evaluate(ALTAR_GEOMETRY_JS)
+        if all(settled[k] == found[k] for k in ("top", "bottom", "left", "right")):
+            break
+        found.update(settled)
     return found
 
 
 def test_the_acting_bots_altar_is_brought_forward_whole_and_readable(
     pages: Pages, live_server: LiveServer, screenshot: Shot
 ) -> None:
-    for width, height in ((1280, 800), (390, 844)):
+    # (the last: a phone whose page above the altar is taller, as a long status line or a
+    # wrapped row of buttons makes it: a CI run found the altar under the log drawer)
+    for width, height, taller in ((1280, 800, 0), (390, 844, 0), (390, 844, 160)):
         page = open_seat(pages, live_server, width, height)
+        if taller:
+            page.add_style_tag(content=f"#altar-title {{ padding-top: {taller}px; }}")
         geometry = play_until_a_bot_acts(page, seed=width)
         assert geometry["label"] == f"Altar of {geometry['name']}", geometry
         assert geometry["left"] >= 0 and geometry["top"] >= 0, geometry

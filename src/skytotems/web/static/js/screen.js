@@ -10,7 +10,7 @@ import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderBoard } from "./render/board.js";
 import { renderMyCards, renderStartChoice } from "./render/hand.js";
-import { applyZoom, renderMainAltar, renderPool } from "./render/main-altar.js";
+import { applyZoom, renderMainAltar, renderPool, showBroughtForwardAltar } from "./render/main-altar.js";
 import { renderPlayers } from "./render/players.js";
 import { renderScoreSheet } from "./render/scoresheet.js";
 import { measureSources, travelNewPieces } from "./render/travel.js";
@@ -246,6 +246,7 @@ export class TableScreen {
     renderWaiting(this);
     if (view.phase === "over") renderScoreSheet(this);
     restoreFocus(this.root, focused, { mine: model.mine && !this.busy, next: NEXT_TARGETS, parking: PARKING });
+    showBroughtForwardAltar(this);
     tickClocks(this);
   }
 

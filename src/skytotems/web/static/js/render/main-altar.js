@@ -10,6 +10,8 @@ import { renderAltarGrid } from "./altar-grid.js";
 import { fillHoard } from "./players.js";
 import { altarTargets } from "./targets.js";
 
+const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
+
 export function renderMainAltar(screen, model) {
   const view = screen.view;
   const seat = screen.mainSeat();
@@ -48,6 +50,25 @@ export function renderMainAltar(screen, model) {
   const hoard = $("#main-hoard", screen.root);
   fillHoard(screen, hoard, view.altars[seat].hoard);
   $("#toggle-heights", screen.root)?.classList.toggle("on", screen.ui.showHeights);
+  if (seat !== screen.shownSeat) {
+    screen.altarBroughtForward = screen.shownSeat !== undefined && !screen.extra.replay;
+    screen.shownSeat = seat;
+  }
+}
+
+/** The altar brought forward (another seat acting, or the viewer's own again) is scrolled
+ * whole into view if it is not: on a phone the page above it can push it under the log
+ * drawer (its scroll-margin keeps it above the drawer). Called once the whole screen is
+ * drawn (what is drawn after the altar moves it). */
+export function showBroughtForwardAltar(screen) {
+  if (!screen.altarBroughtForward) return;
+  screen.altarBroughtForward = false;
+  const box = $("#altar-scroll", screen.root);
+  const rect = box.getBoundingClientRect();
+  const drawer = $(".rail > .log-panel");
+  const floor = drawer && getComputedStyle(drawer).position === "fixed" ? drawer.getBoundingClientRect().top : innerHeight;
+  if (rect.top >= 0 && rect.bottom <= floor) return;
+  box.scrollIntoView({ block: "nearest", behavior: REDUCED_MOTION.matches ? "auto" : "smooth" });
 }
 
 export function applyZoom(screen) {
