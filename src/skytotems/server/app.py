@@ -168,9 +168,7 @@ async def running(settings: Settings) -> AsyncIterator[Runtime]:
     leases: Leases = (
         AdvisoryLeases(engine) if engine.dialect.name == "postgresql" else LocalLeases()
     )
-    service = TableService(
-        settings, engine, writer, publisher, leases, local=hub, watched=hub.watching
-    )
+    service = TableService(settings, engine, writer, publisher, leases, local=hub)
     metrics = service.metrics = serve_metrics(service, hub, writer, bots)
     # the database is always checked, and Redis too when this process uses it
     readiness = Readiness(engine)

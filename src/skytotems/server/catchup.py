@@ -68,18 +68,13 @@ def fold_changes(
     if out.reset:
         out.events = []
     out.changed = _copy_row(table, changes, clock_scale)
-    note_human_activity(table, changes.entries)
-    if changes.chat is not None:
-        out.chat = _new_chat(table, changes.chat, chat_history)
-    return out
-
-
-def note_human_activity(table: Table, entries: list[dict[str, Any]]) -> None:
-    """When a human last acted among the log `entries` (an idle table is abandoned)."""
-    for entry in entries:
+    for entry in changes.entries:  # what a human did last (an idle table is abandoned)
         player = entry["player"]
         if player is not None and table.players[player].kind == "human":
             table.human_active_ms = max(table.human_active_ms, int(entry["at_ms"]))
+    if changes.chat is not None:
+        out.chat = _new_chat(table, changes.chat, chat_history)
+    return out
 
 
 def stored_change(write: Write, version: int) -> dict[str, Any] | None:

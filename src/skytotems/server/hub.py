@@ -123,10 +123,6 @@ class Hub:
     def connections(self) -> int:
         return sum(len(r) for r in self.rooms.values())
 
-    def watching(self, table_id: str) -> bool:
-        """Whether a socket here watches `table_id`."""
-        return table_id in self.rooms
-
     def attach(self, conn: Conn) -> None:
         self.rooms.setdefault(conn.table_id, set()).add(conn)
 

@@ -51,7 +51,7 @@ from . import store
 from .bots import BOT_LEVELS
 from .bus import GuardedPublisher, Publisher
 from .cache import TableCache
-from .catchup import fold_changes, from_notice, note_human_activity
+from .catchup import fold_changes, from_notice
 from .clocks import CLOCK_MODES, Clocks, time_out_notice
 from .errors import ServiceError, expired_error
 from .leases import Leases, LocalLeases
@@ -93,18 +93,14 @@ class TableService:
         publisher: Publisher,
         leases: Leases | None = None,
         local: Publisher | None = None,
-        watched: Callable[[str], bool] | None = None,
     ) -> None:
         """`publisher` announces this process's changes (to every process, with several);
-        `local` shows this process's sockets what it learns from the database; `watched`
-        says whether a socket here watches a table (without it: always, so every copy is
-        kept current)."""
+        `local` shows this process's sockets what it learns from the database."""
         self.settings = settings
         self.writer = writer
         self.publisher = GuardedPublisher(publisher)
         self.leases: Leases = leases or LocalLeases()
         self.local = GuardedPublisher(local) if local is not None else self.publisher
-        self.watched: Callable[[str], bool] = watched or (lambda table_id: True)
         self.listeners: list[ChangeListener] = []
         self.metrics: ServiceMetrics = NO_METRICS  # the app's /metrics, when it serves them
         self.tables = TableCache(engine, settings.clock_scale, settings.finished_cache_size)
@@ -136,13 +132,8 @@ class TableService:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def get(self, table_id: str) -> Table:
-        """The table (from memory, or loaded once from the database), caught up if its
-        copy was left behind (`catch_up`); 404 if none."""
-        table = await self.tables.get(table_id)
-        while table.behind:
-            await self.catch_up(table_id)
-            table = await self.tables.get(table_id)
-        return table
+        """The table (from memory, or loaded once from the database); 404 if none."""
+        return await self.tables.get(table_id)
 
     async def committed(self, table_id: str) -> Table:
         """The table with no change in flight, so everything read from it is committed.
@@ -155,7 +146,7 @@ class TableService:
             table = await self.get(table_id)
             async with table.lock:
                 pass
-            if self.tables.held(table_id) is table and not table.behind:
+            if self.tables.held(table_id) is table:
                 return table
             # the commit failed and the table was read back from the store: use that one
 
@@ -215,9 +206,8 @@ class TableService:
         return await change(table)
 
     def _check_current(self, table: Table) -> None:
-        """Under the table's lock: refuse a copy that was replaced (read back) meanwhile,
-        or left behind (`_may_lag`): the change is tried again on the current one."""
-        if self.tables.held(table.id) is not table or table.behind:
+        """Under the table's lock: refuse a copy that was replaced (read back) meanwhile."""
+        if self.tables.held(table.id) is not table:
             raise Outdated()
 
     # ---------------------------------------------------------------- leases
@@ -258,8 +248,6 @@ class TableService:
         the new entries' events, as with a notice on the bus (`catch_up`)."""
         for table in list(self.tables.active.values()):
             stored = open_versions.get(table.id)
-            if stored is not None and stored == table.behind:
-                continue  # left behind on purpose (`_may_lag`): caught up when asked for
             if stored is None:  # closed since, or created after that read: ask again
                 stored = await asyncio.to_thread(self.tables.stored_version, table.id)
             if stored is None or stored <= table.version:
@@ -299,7 +287,7 @@ class TableService:
             return
         notices = notices or []
         while True:
-            table = await self.tables.get(table_id)
+            table = await self.get(table_id)
             async with table.lock:
                 if self.tables.held(table_id) is not table:
                     continue  # read back meanwhile: catch up the copy now held
@@ -307,11 +295,6 @@ class TableService:
                     return  # a move this copy already holds (read with an earlier one)
                 if version is not None and version <= table.version:
                     return  # a change this copy already holds
-                if change is not None and not notices and not chat and self._may_lag(table, change):
-                    table.behind = change["v"]  # caught up when next asked for (`get`)
-                    note_human_activity(table, change["e"])
-                    return
-                table.behind = 0  # (what is read back below is everything since)
                 history = self.settings.chat_history if chat else None
                 changes = None if change is None or chat else from_notice(table, change)
                 if changes is None:
@@ -335,21 +318,6 @@ class TableService:
             if caught.entries or caught.changed:
                 self._after_change(table)
             return
-
-    def _may_lag(self, table: Table, change: dict[str, Any]) -> bool:
-        """Whether this copy of `table` may be left behind `change` (another process's
-        move): nothing here needs it current (no socket here watches it, no bot or clock
-        of it to drive), and the change neither ends the game nor changes a seat (those
-        come without `change["c"]` staying "playing", or without a change at all). Each
-        process that held a copy applied every move again (docs/scale-out.md): the one
-        that created a table, and drives it, keeps a copy where nobody watches."""
-        return (
-            table.status == "playing"
-            and table.clocks is None
-            and change["c"].get("status", "playing") == "playing"
-            and all(p.kind == "human" for p in table.players)
-            and not self.watched(table.id)
-        )
 
     # --------------------------------------------------------------- expiring
 

@@ -127,9 +127,6 @@ class Table:
     # it along (`catchup.stored_change`, built only there), so the other processes can
     # fold it in without reading it back
     last_write: tuple[store.Write, int] | None = None
-    # the stored version of the last change this copy skipped, nothing here needing it
-    # current (`TableService._may_lag`); 0: the copy is current
-    behind: int = 0
 
     # ---------------------------------------------------------------- players
 
