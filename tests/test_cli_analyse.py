@@ -83,6 +83,13 @@ def test_text_that_is_not_a_record_is_one_line(tmp_path: Path) -> None:
     one_line_error(invoke("analyse", str(path)), "RECORD", "not valid JSON")
 
 
+def test_json_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
+    """A trial: 100,000 brackets deep made the JSON reader overflow its recursion."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    one_line_error(invoke("analyse", str(path)), "RECORD", "not valid JSON")
+
+
 def test_an_unfinished_game_is_one_line(tmp_path: Path) -> None:
     game = Game(GameOptions(players=2), seed=3)
     game.apply(game.legal_actions(0)[0])

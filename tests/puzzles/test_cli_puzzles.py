@@ -70,6 +70,9 @@ def test_option_errors_are_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "skytotems-puzzles", "version": 9, "puzzles": []}')
     one_line_error(invoke("check", str(bad)), "FILE", "version 9")
+    deep = tmp_path / "deep.json"  # (a trial: the JSON reader overflowed its recursion)
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    one_line_error(invoke("check", str(deep)), "FILE", "not JSON")
 
 
 def test_a_puzzle_with_no_runner_up_is_reported_in_words(tmp_path: Path) -> None:

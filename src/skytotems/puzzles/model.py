@@ -218,6 +218,8 @@ def loads(text: str) -> list[Puzzle]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PuzzleFileError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise PuzzleFileError("not JSON: nested too deeply") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PuzzleFileError(f"not a puzzle file (format must be {FORMAT!r})")
     if doc.get("version") != VERSION:

@@ -66,6 +66,8 @@ def replay(record: object) -> Game:
             record = json.loads(record)
         except json.JSONDecodeError as exc:
             raise RecordError(f"the record is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("the record is not valid JSON: nested too deeply") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("format") != RECORD_FORMAT:
