@@ -160,6 +160,12 @@ def test_server_downtime_is_not_charged_to_the_running_clock(
     server = clocked(0.05, clock_heartbeat_s=0.2)
     watcher = Client(server.base, table_id, None)
     shown = clocks_of(watcher)["players"][mover]
+    if shown["remaining_ms"] == 0:
+        # not driven yet: on PostgreSQL a loaded run's restarted server took the table's
+        # lease at its second survey, and until then showed the stored clock running on
+        # (the first state it sends once it drives the table has the clocks resumed)
+        watcher.recv_type("state", timeout=10)
+        shown = clocks_of(watcher)["players"][mover]
     assert shown["remaining_ms"] > 0
     assert shown["out"] is False and shown["running"] is True
     told = [e for m in watcher.received for e in m.get("events", [])]
