@@ -174,3 +174,33 @@ def test_losses_are_written_in_the_ui_languages_numbers(
         totals = page.locator("#analysis-totals").inner_text()
         for seat, lost in job["result"]["total_loss"].items():
             assert f"{lost:.1f}".replace(".", point) in totals, (lang, seat, totals)
+
+
+def test_next_mistake_on_a_phone_shows_the_altar_with_its_moves(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    """A trial: at 390x844 "Next mistake" left the page at the panel, the altar with
+    the played and best moves 350 px above the top of the screen."""
+    tid = finished_bot_table["id"]
+    job = analysed(live_server, tid)
+    first = next(d for d in job["result"]["decisions"] if d["mark"])
+    page = pages.open(f"/table.html?t={tid}&replay=1", width=390, height=844)
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    page.locator("#analysis-next-mistake").scroll_into_view_if_needed()
+    page.locator("#analysis-next-mistake").click()
+    page.wait_for_function(
+        f"() => document.getElementById('table-root').dataset.move === '{first['move']}'"
+    )
+    box = """() => { const r = document.getElementById('altar-scroll').getBoundingClientRect();
+        return [Math.round(r.top), Math.round(r.bottom)]; }"""
+    settled = None
+    for _ in range(30):  # (a smooth scroll: measured once it has stopped)
+        page.wait_for_timeout(100)
+        now = page.evaluate(box)
+        if now == settled:
+            break
+        settled = now
+    assert settled is not None and settled[0] >= 0 and settled[1] <= 844, settled
+    # and its interval is written to the hundredth (a marked loss's lower end is above 0)
+    low = f"{first['loss_ci95'][0]:.2f}"
+    expect(page.locator("#analysis-decision .analysis-loss")).to_contain_text(low)

@@ -70,7 +70,7 @@ def describe(decision: dict[str, Any]) -> str:
     better = "" if best == played else f"  best {best}"
     return (
         f"move {decision['move']:>3} seat {decision['seat']} {decision['kind']:<15} "
-        f"played {played}{better}  loss {decision['loss']:.1f} [{low:.1f}, {high:.1f}]{mark}"
+        f"played {played}{better}  loss {decision['loss']:.1f} [{low:.2f}, {high:.2f}]{mark}"
     )
 
 
@@ -112,6 +112,6 @@ def analyse(
     for decision in report["decisions"]:
         click.echo(describe(decision))
     totals = ", ".join(f"seat {s}: {x:.1f}" for s, x in report["total_loss"].items())
-    click.echo(f"total loss ({level}, {report['seconds']:.0f} s): {totals}")
+    click.echo(f"clear losses, summed ({level}, {report['seconds']:.0f} s): {totals}")
     if as_json:
         click.echo(json.dumps(report))

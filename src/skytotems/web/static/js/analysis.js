@@ -7,6 +7,7 @@
 import { $, el } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { api } from "./net.js";
+import { scrollAltarIntoView } from "./render/main-altar.js";
 import { actionText } from "./ui/action-text.js";
 import { SEAT_COLOURS } from "./ui/chips.js";
 
@@ -23,6 +24,8 @@ export function actionCells(action) {
 
 // losses to a tenth of a point, in the UI language's digits ("113.8", pt "113,8")
 const fmt = (x) => formatNumber(x, 1);
+// an interval's ends to the hundredth: a marked loss's lower end may be 0.05 (above 0)
+const fmtEnd = (x) => formatNumber(x, 2);
 const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
 
 /** An SVG element with its attributes (and text). */
@@ -124,7 +127,8 @@ export class AnalysisPanel {
       $("#analysis-decision").textContent = t("analysis.no_more_mistakes");
       return;
     }
-    this.go(target);
+    // the decision's moves are drawn on the altar: on a phone it is screens above
+    Promise.resolve(this.go(target)).then(() => scrollAltarIntoView(this.screen));
   }
 
   /** The replay now shows the position before action `move`: that decision's verdict. */
@@ -151,7 +155,7 @@ export class AnalysisPanel {
       box.appendChild(el("p", "analysis-says-played", t("analysis.decision", { name, played: actionText(decision.played, deck) })));
       box.appendChild(el("p", "analysis-says-best", same ? t("analysis.best_same") : t("analysis.best", { best: actionText(decision.best, deck) })));
       const [low, high] = decision.loss_ci95;
-      const loss = el("p", "analysis-loss", t("analysis.loss", { loss: fmt(decision.loss), low: fmt(low), high: fmt(high) }));
+      const loss = el("p", "analysis-loss", t("analysis.loss", { loss: fmt(decision.loss), low: fmtEnd(low), high: fmtEnd(high) }));
       loss.dataset.loss = String(decision.loss);
       box.appendChild(loss);
       if (decision.mark) box.appendChild(el("p", `analysis-mark mark-${decision.mark}`, t(`analysis.mark.${decision.mark}`)));

@@ -63,6 +63,11 @@ export function renderMainAltar(screen, model) {
 export function showBroughtForwardAltar(screen) {
   if (!screen.altarBroughtForward) return;
   screen.altarBroughtForward = false;
+  scrollAltarIntoView(screen);
+}
+
+/** Scroll the large altar whole into view if it is not (above a phone's log drawer). */
+export function scrollAltarIntoView(screen) {
   const box = $("#altar-scroll", screen.root);
   const rect = box.getBoundingClientRect();
   const drawer = $(".rail > .log-panel");
