@@ -238,3 +238,36 @@ def test_the_hint_says_a_return_in_the_words_of_its_button(pages: Pages) -> None
     page.wait_for_selector("#puzzle-feedback[data-state='hint']")
     hint = page.locator("#puzzle-feedback").inner_text()
     assert f"Hint: {button[0].lower()}{button[1:]}" == hint.strip()
+
+
+HINT_JS = """([id, moves]) => fetch(`/api/puzzles/${id}/hint`, {method: 'POST',
+    headers: {'content-type': 'application/json'}, body: JSON.stringify({moves})})
+    .then((r) => r.json())"""
+
+
+def test_a_hint_outlines_its_cells_on_the_altar(pages: Pages) -> None:
+    """A trial: hints said "place the purple pedestal on 1,1" on an altar that shows no
+    coordinates. The hinted cells are outlined (as the analysis outlines a best move)."""
+    puzzle = pick()
+    line = puzzle.solution.line
+    at = next(i for i, a in enumerate(line) if getattr(a, "cell", None) is not None)
+    page = open_puzzle(pages, puzzle)
+    for action in line[:at]:
+        play(page, action)
+        page.wait_for_selector("#puzzle-feedback[data-state='right']")
+    assert page.locator("#puzzle-altar .analysis-best").count() == 0
+    page.locator("[data-action=hint]").click()
+    page.wait_for_selector("#puzzle-feedback[data-state='hint']")
+    hinted = page.evaluate(HINT_JS, [puzzle.id, [a.to_json() for a in line[:at]]])["action"]
+    cells = hinted.get("cells") or [hinted["cell"]]
+    outlined = page.eval_on_selector_all(
+        "#puzzle-altar .analysis-best", "els => [...new Set(els.map((e) => e.dataset.cell))]"
+    )
+    assert sorted(outlined) == sorted(f"{x},{y}" for x, y in cells)
+    assert "outlined" in page.locator("#puzzle-feedback").inner_text()
+    # the outline goes with the next move
+    play(page, line[at])
+    page.wait_for_selector(
+        "#puzzle-feedback[data-state='right'], #puzzle-feedback[data-state='solved']"
+    )
+    assert page.locator("#puzzle-altar .analysis-best").count() == 0

@@ -8,19 +8,11 @@ import { $, el } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { api } from "./net.js";
 import { scrollAltarIntoView } from "./render/main-altar.js";
-import { actionText } from "./ui/action-text.js";
+import { actionCells, actionText } from "./ui/action-text.js";
 import { SEAT_COLOURS } from "./ui/chips.js";
 
 const POLL_MS = 1000;
 const SVG = "http://www.w3.org/2000/svg";
-const cellOf = (c) => `${c[0]},${c[1]}`;
-
-/** The cells an action names on its player's altar (none: a slot, a card, a pass...). */
-export function actionCells(action) {
-  if (action.cells) return action.cells.map(cellOf);
-  if (action.cell) return [cellOf(action.cell)];
-  return [];
-}
 
 // losses to a tenth of a point, in the UI language's digits ("113.8", pt "113,8")
 const fmt = (x) => formatNumber(x, 1);

@@ -10,7 +10,7 @@ import { designIcon } from "./pieces.js";
 import { renderAltar } from "./render/altar.js";
 import { cardName, missionText } from "./render/cards.js";
 import { altarTargets } from "./render/targets.js";
-import { actionText } from "./ui/action-text.js";
+import { actionCells, actionText } from "./ui/action-text.js";
 import { interaction } from "./ui/decision.js";
 import { focusKey, restoreFocus } from "./ui/focus.js";
 
@@ -166,7 +166,9 @@ function render({ keepFocus = true } = {}) {
   feedback.dataset.state = state.feedback ? state.feedback.kind : "";
   const targets = altarTargets(view.altars[seat], model.cells, state.ui, run);
   const svg = $("#puzzle-altar");
-  renderAltar(svg, view.altars[seat], { targets, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
+  // a hint's cells are outlined as the analysis outlines a best move (green)
+  const marks = state.hintCells ? new Map(state.hintCells.map((key) => [key, "best"])) : null;
+  renderAltar(svg, view.altars[seat], { targets, marks, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
   const score = t("puzzles.altar_label", { points: tn("unit.points", view.seats[seat].score.total) });
   svg.setAttribute("aria-label", score);
   $("#puzzle-score").textContent = score;
@@ -195,6 +197,7 @@ async function open(id, from = "") {
   state.moves = [];
   state.ui = {};
   state.feedback = null;
+  state.hintCells = null;
   history.replaceState(null, "", `?p=${encodeURIComponent(id)}`);
   render({ keepFocus: from === "" });
   if (from === "list") $("#puzzle-title").focus();
@@ -218,6 +221,7 @@ async function check() {
 }
 
 async function play(action) {
+  state.hintCells = null;
   state.moves.push(action);
   try {
     await check();
@@ -230,8 +234,11 @@ async function play(action) {
 
 async function hint() {
   const result = await api.puzzleHint(state.puzzle.id, state.moves);
+  const cells = result.action ? actionCells(result.action) : [];
+  state.hintCells = cells.length ? cells : null;
+  const move = result.action ? actionText(result.action, new Map(state.view.deck.map((c) => [c.id, c]))) : "";
   state.feedback = result.action
-    ? { kind: "hint", finished: false, text: t("puzzles.hint", { move: actionText(result.action, new Map(state.view.deck.map((c) => [c.id, c]))) }) }
+    ? { kind: "hint", finished: false, text: t(cells.length ? "puzzles.hint_on_altar" : "puzzles.hint", { move }) }
     : { kind: "wrong", finished: false, text: t("puzzles.hint_none") };
   render();
 }
@@ -244,6 +251,7 @@ async function main() {
   $("#puzzle-hint").addEventListener("click", () => state.puzzle && hint());
   $("#puzzle-undo").addEventListener("click", () => {
     if (!state.puzzle || !state.moves.length) return;
+    state.hintCells = null;
     state.moves.pop();
     check();
   });

@@ -6,6 +6,14 @@ import { cardName } from "../render/cards.js";
 
 const cellOf = (c) => `${c[0]},${c[1]}`;
 
+/** The cells an action names on its player's altar (none: a slot, a card, a pass...):
+ *  the analysis outlines the played and best moves there, a puzzle's hint its move. */
+export function actionCells(action) {
+  if (action.cells) return action.cells.map(cellOf);
+  if (action.cell) return [cellOf(action.cell)];
+  return [];
+}
+
 /** `action` (its wire form) in words; `deck`: the view's cards by id (a Map). */
 export function actionText(action, deck) {
   const cell = action.cell ? cellOf(action.cell) : "";
