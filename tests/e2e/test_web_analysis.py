@@ -99,6 +99,18 @@ def analysed(live_server: LiveServer, tid: str) -> dict[str, Any]:
     return job
 
 
+def graph_font_px(page: Page) -> float:
+    """The smallest label of the graph's scales as drawn, in screen pixels (the graph
+    was drawn in a fixed box scaled to the panel: about 7 px on a laptop's rail)."""
+    sizes: list[float] = page.eval_on_selector_all(
+        "#analysis-graph .analysis-scale text",
+        "els => els.map((e) => { const m = e.getScreenCTM();"
+        " return Math.hypot(m.a, m.b) * parseFloat(getComputedStyle(e).fontSize); })",
+    )
+    assert sizes, "the graph has labels"
+    return min(sizes)
+
+
 def shown_move(page: Page) -> int:
     return int(page.locator("#table-root").get_attribute("data-move") or "-1")
 
@@ -119,6 +131,7 @@ def test_the_graph_has_scales_a_legend_in_the_players_colours_and_arrow_keys(
     assert str(math.floor(min(values))) in labels and str(math.ceil(max(values))) in labels
     assert str(moves[0]) in labels and str(moves[-1]) in labels
     assert "Move" in labels and "Score" in labels
+    assert graph_font_px(page) >= 10.5  # readable on the laptop's rail too
     # the legend: each player's name in the colour of their line
     names = page.evaluate("() => [0, 1].map((s) => window.skytotems.screen.seatName(s))")
     assert all(names)
@@ -201,6 +214,7 @@ def test_next_mistake_on_a_phone_shows_the_altar_with_its_moves(
             break
         settled = now
     assert settled is not None and settled[0] >= 0 and settled[1] <= 844, settled
+    assert graph_font_px(page) >= 10.5
     # and its interval is written to the hundredth (a marked loss's lower end is above 0)
     low = f"{first['loss_ci95'][0]:.2f}"
     expect(page.locator("#analysis-decision .analysis-loss")).to_contain_text(low)

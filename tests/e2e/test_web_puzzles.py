@@ -271,3 +271,18 @@ def test_a_hint_outlines_its_cells_on_the_altar(pages: Pages) -> None:
         "#puzzle-feedback[data-state='right'], #puzzle-feedback[data-state='solved']"
     )
     assert page.locator("#puzzle-altar .analysis-best").count() == 0
+
+
+def test_on_a_phone_the_puzzle_starts_on_the_first_screen_and_names_fit(pages: Pages) -> None:
+    """A trial: on a phone the 45 puzzles' list put the puzzle 1,741 px down; in
+    Portuguese the list's long names stuck out of its card."""
+    page = pages.open("/puzzles.html?lang=pt", width=390, height=844)
+    page.wait_for_selector("body[data-ready='true']")
+    top = page.evaluate("() => document.getElementById('puzzle').getBoundingClientRect().top")
+    assert top < 844, top
+    overflow = page.evaluate(
+        """() => { const card = document.querySelector('.puzzle-list').getBoundingClientRect();
+        return [...document.querySelectorAll('.puzzle-item')]
+          .map((b) => b.getBoundingClientRect().right - card.right).filter((d) => d > 0.5); }"""
+    )
+    assert overflow == [], overflow

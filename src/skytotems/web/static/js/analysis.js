@@ -187,8 +187,11 @@ export class AnalysisPanel {
   renderGraph() {
     const svg = $("#analysis-graph");
     const decisions = this.job.result.decisions;
-    const [width, height] = [320, 140];
-    const [left, right, top, bottom] = [30, 8, 8, 26]; // room for the scales' labels
+    // drawn at the graph's size on screen (one unit a pixel), so its labels are the size
+    // the stylesheet says, not shrunk with the panel (on a phone they were about 7 px)
+    const box = svg.getBoundingClientRect();
+    const [width, height] = [Math.round(box.width) || 320, Math.round(box.height) || 140];
+    const [left, right, top, bottom] = [38, 8, 8, 32]; // room for the scales' labels
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.replaceChildren();
     svg.appendChild(svgNode("title", {}, t("analysis.graph")));
@@ -208,10 +211,10 @@ export class AnalysisPanel {
       scales.appendChild(svgNode("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end" }, formatNumber(v)));
     }
     for (const m of [...new Set([moves[0], moves.at(-1)])]) {
-      scales.appendChild(svgNode("text", { x: x(m), y: height - bottom + 11, "text-anchor": "middle" }, formatNumber(m)));
+      scales.appendChild(svgNode("text", { x: x(m), y: height - bottom + 13, "text-anchor": "middle" }, formatNumber(m)));
     }
     scales.appendChild(svgNode("text", { x: (left + width - right) / 2, y: height - 3, "text-anchor": "middle", class: "analysis-axis-title" }, t("analysis.axis_move")));
-    scales.appendChild(svgNode("text", { x: 9, y: (top + height - bottom) / 2, "text-anchor": "middle", class: "analysis-axis-title", transform: `rotate(-90 9 ${(top + height - bottom) / 2})` }, t("analysis.axis_score")));
+    scales.appendChild(svgNode("text", { x: 12, y: (top + height - bottom) / 2, "text-anchor": "middle", class: "analysis-axis-title", transform: `rotate(-90 12 ${(top + height - bottom) / 2})` }, t("analysis.axis_score")));
     svg.appendChild(scales);
     svg.appendChild(svgNode("line", { x1: x(this.current), x2: x(this.current), y1: top, y2: height - bottom, class: "analysis-now" }));
     const seats = [...new Set(decisions.map((d) => d.seat))].sort();
