@@ -83,6 +83,14 @@ def test_text_that_is_not_a_record_is_one_line(tmp_path: Path) -> None:
     one_line_error(invoke("analyse", str(path)), "RECORD", "not valid JSON")
 
 
+def test_an_unreadable_record_is_named_with_its_folder(tmp_path: Path) -> None:
+    """A trial: 'cannot read binary.json' for bad/binary.json named the file only."""
+    path = tmp_path / "bad" / "binary.json"
+    path.parent.mkdir()
+    path.write_bytes(b"\xff\xfe\x00binary")
+    one_line_error(invoke("analyse", str(path)), "RECORD", str(path))
+
+
 def test_json_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
     """A trial: 100,000 brackets deep made the JSON reader overflow its recursion."""
     path = tmp_path / "deep.json"

@@ -51,7 +51,7 @@ def load_game(path: Path) -> Game:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise bad("RECORD", f"cannot read {path.name}: {exc}") from None
+        raise bad("RECORD", f"cannot read {path}: {exc}") from None
     try:
         game = replay(text)
     except RecordError as exc:

@@ -119,7 +119,7 @@ def check_command(file: Path, as_json: bool, no_progress: bool) -> None:
     try:
         found = loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise bad("FILE", f"cannot read {file.name}: {exc}") from None
+        raise bad("FILE", f"cannot read {file}: {exc}") from None
     except PuzzleFileError as exc:
         raise bad("FILE", str(exc)) from None
     started = time.perf_counter()
