@@ -286,3 +286,40 @@ def test_on_a_phone_the_puzzle_starts_on_the_first_screen_and_names_fit(pages: P
           .map((b) => b.getBoundingClientRect().right - card.right).filter((d) => d > 0.5); }"""
     )
     assert overflow == [], overflow
+
+
+EMBLEMS_JS = """() => [...document.querySelectorAll('#puzzle-altar .totem')].map((g) => {
+    const disc = g.querySelector('.totem-disc').getBoundingClientRect();
+    const badge = g.querySelector('.totem-points').getBoundingClientRect();
+    return [[disc.left, disc.top, disc.right, disc.bottom],
+            [badge.left, badge.top, badge.right, badge.bottom]]; })"""
+
+
+def overlap(a: list[float], b: list[float]) -> float:
+    """The area two boxes share."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return max(0.0, width) * max(0.0, height)
+
+
+def test_totem_emblems_and_their_points_do_not_cover_each_other(pages: Pages) -> None:
+    """A trial: after puzzle 4's line, the horse's emblem and its "8" sat half under the
+    wolf's: a later emblem that would cover one stands on a taller pole."""
+    puzzle = shipped()[3]
+    page = open_puzzle(pages, puzzle)
+    for action in puzzle.solution.line:
+        play(page, action)
+        page.wait_for_selector(
+            "#puzzle-feedback[data-state='right'], #puzzle-feedback[data-state='solved']"
+        )
+    emblems = page.evaluate(EMBLEMS_JS)
+    assert len(emblems) >= 2
+    covered = [
+        (i, j)
+        for i in range(len(emblems))
+        for j in range(i + 1, len(emblems))
+        for a in emblems[i]
+        for b in emblems[j]
+        if overlap(a, b) > 4.0
+    ]
+    assert covered == [], covered

@@ -329,15 +329,24 @@ export function renderAltar(svg, notationAltar, opts = {}) {
   };
   svg.classList.toggle("targeting", targetEls.size > 0);
 
-  // A height label is drawn only where its column's top shows: not where a column (or
-  // totem plate) in front covers the middle of that top, nor under a totem's emblem.
-  const emblems = altar.totems.map((totem) => {
+  // Each totem's emblem stands on a pole above the middle of its cells; one that would
+  // cover an emblem (or its points) placed before it stands on a taller pole.
+  const r = opts.mini ? 14 : 17;
+  const placed = [];
+  for (const totem of altar.totems) {
     const top = Math.max(...totem.cells.map((c) => (stacks.get(cellKey(c)) || []).length)) + CAP;
     const cx = totem.cells.reduce((sum, c) => sum + c[0] + 0.5, 0) / totem.cells.length;
     const cy = totem.cells.reduce((sum, c) => sum + c[1] + 0.5, 0) / totem.cells.length;
     const [bx, by] = iso(cx, cy, top);
-    return [[bx - 20, by - 50], [bx + 20, by - 50], [bx + 20, by + 4], [bx - 20, by + 4]];
-  });
+    const reach = opts.mini ? 2 * r : 2 * r + 24; // a disc and (not mini) its badge
+    const covers = (lift) => placed.some((p) => Math.abs(p.bx - bx) < reach && Math.abs(p.by - p.lift - (by - lift)) < 2 * r + 2);
+    let lift = opts.mini ? 22 : 30;
+    while (covers(lift) && lift < 30 + 6 * r) lift += r;
+    placed.push({ bx, by, lift });
+  }
+  // A height label is drawn only where its column's top shows: not where a column (or
+  // totem plate) in front covers the middle of that top, nor under a totem's emblem.
+  const emblems = placed.map(({ bx, by, lift }) => [[bx - 20, by - lift - 20], [bx + 20, by - lift - 20], [bx + 20, by + 4], [bx - 20, by + 4]]);
   const topVisible = (x, y, h) => {
     const centre = iso(x + 0.5, y + 0.5, h);
     for (const other of order) {
@@ -396,15 +405,9 @@ export function renderAltar(svg, notationAltar, opts = {}) {
     }
   }
 
-  // totems: an emblem standing above the middle of its cells
-  for (const totem of altar.totems) {
-    const heights = totem.cells.map((c) => (stacks.get(cellKey(c)) || []).length);
-    const top = Math.max(...heights) + CAP;
-    const cx = totem.cells.reduce((s, c) => s + c[0] + 0.5, 0) / totem.cells.length;
-    const cy = totem.cells.reduce((s, c) => s + c[1] + 0.5, 0) / totem.cells.length;
-    const [bx, by] = iso(cx, cy, top);
-    const lift = opts.mini ? 22 : 30;
-    const r = opts.mini ? 14 : 17;
+  // totems: each emblem where it was placed above
+  altar.totems.forEach((totem, i) => {
+    const { bx, by, lift } = placed[i];
     const key = `t:${totem.kind}:${totem.cells.map((c) => notation(cellKey(c))).join("|")}`;
     const g = mark(svgEl("g", { class: `totem totem-${totem.kind}` }), key);
     g.dataset.tip = totemTip(totem);
@@ -422,7 +425,7 @@ export function renderAltar(svg, notationAltar, opts = {}) {
     }
     figures.appendChild(g);
     grow([[bx - r - 4, by - lift - r - 4], [bx + r + 16, by]]);
-  }
+  });
 
   if (opts.highlight) {
     for (const el of svg.querySelectorAll("[data-cell]")) {
