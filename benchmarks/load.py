@@ -13,10 +13,12 @@ moves; it stops by itself.
 The database is a SQLite file in a temporary folder, or `--db postgresql://...`: the
 benchmark creates a database of its own on that server and drops it at the end. `--redis URL`
 is given to every server process (SKYTOTEMS_REDIS). The tables are spread round robin
-over the processes; `--placement table` (the default) keeps both sockets of a table on
-its process, as docs/deploy.md's nginx routes them, and `--placement seat` (with Redis)
-puts the two seats of a table on different processes, so that every move crosses
-between them (the worst case).
+over the processes. `--placement hash` (the default) sends both sockets of a table to
+the process its id hashes to, as docs/deploy.md's nginx routes them (for N-1 tables in N
+that is not the process that created the table and drives it, which keeps a copy too);
+`--placement table` sends them to the process that created the table (no second copy
+anywhere); `--placement seat` puts the two seats of a table on different processes, so
+that every move is applied and sent by both (the worst case).
 
     python benchmarks/load.py                       # 500 tables = 1,000 sockets
     python benchmarks/load.py --rates 500,1000,2000 --duration 15 --json
@@ -35,6 +37,7 @@ import random
 import tempfile
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,8 +107,9 @@ class TablePlayer:
         self.table_id = data["table"]["id"]
         self.seats = []
         for player, token in enumerate(data["tokens"]):
+            base = self.bench.ws_base(self.index, player, self.table_id)
             ws = await connect(
-                f"{self.bench.ws_base(self.index, player)}/ws/tables/{self.table_id}",
+                f"{base}/ws/tables/{self.table_id}",
                 max_size=2**22,
                 compression=None,
                 ping_interval=None,
@@ -216,9 +220,9 @@ class CpuMeter:
 
 
 class Bench:
-    def __init__(self, ports: list[int], cross: bool) -> None:
+    def __init__(self, ports: list[int], placement: str) -> None:
         self.ports = ports
-        self.cross = cross
+        self.placement = placement
         self.http = [
             httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) for port in ports
         ]
@@ -229,10 +233,14 @@ class Bench:
         """The client of the process that creates table number `table` (round robin)."""
         return self.http[table % len(self.ports)]
 
-    def ws_base(self, table: int, player: int) -> str:
-        """Where a seat's socket goes: the table's process, or with `cross` (seats
-        placed apart) the next process for the second seat."""
-        process = (table + (player if self.cross else 0)) % len(self.ports)
+    def ws_base(self, table: int, player: int, table_id: str) -> str:
+        """Where a seat's socket goes (`placement`): the process that created the
+        table; the process its id hashes to, whichever created it (as docs/deploy.md's
+        nginx does); or the next process for the second seat (seats apart)."""
+        if self.placement == "hash":
+            process = zlib.crc32(table_id.encode()) % len(self.ports)
+        else:
+            process = (table + (player if self.placement == "seat" else 0)) % len(self.ports)
         return f"ws://127.0.0.1:{self.ports[process]}"
 
     async def open_tables(self, count: int) -> None:
@@ -307,14 +315,13 @@ def held(result: dict[str, Any]) -> bool:
 
 
 async def main_async(args: argparse.Namespace, ports: list[int], meter: CpuMeter) -> list[Any]:
-    cross = args.placement == "seat" and len(ports) > 1
-    bench = Bench(ports, cross=cross)
+    bench = Bench(ports, args.placement)
     opened = time.perf_counter()
     await bench.open_tables(args.tables)
     print(
         f"opened {args.tables} tables ({2 * args.tables} sockets) on {len(ports)} "
         f"process(es) in {time.perf_counter() - opened:.1f} s"
-        + (", the two seats of each on different processes" if cross else ""),
+        + (f", sockets placed by {args.placement}" if len(ports) > 1 else ""),
         flush=True,
     )
     results = []
@@ -401,10 +408,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--placement",
-        choices=("table", "seat"),
-        default="table",
-        help="table: a table's two sockets on one process (as docs/deploy.md's nginx "
-        "routes them); seat: on different processes (needs --redis)",
+        choices=("hash", "table", "seat"),
+        default="hash",
+        help="where the sockets go: hash: both to the process the table id hashes to "
+        "(as docs/deploy.md's nginx routes them); table: both to the process that created "
+        "the table; seat: the two seats to different processes",
     )
     parser.add_argument(
         "--port",
@@ -423,8 +431,10 @@ def main() -> None:
         parser.error(f"--rates: {args.rates!r} is not a list of numbers")
     if not 1 <= args.processes <= 8:
         parser.error("--processes: between 1 and 8")
-    if args.placement == "seat" and args.redis is None:
-        parser.error("--placement seat: seats on different processes need --redis")
+    if args.placement != "table" and args.processes > 1 and args.redis is None:
+        parser.error(
+            f"--placement {args.placement}: sockets away from their table's creator need --redis"
+        )
     if args.processes > 1 and args.db is None:
         parser.error("--processes: several processes need a shared --db postgresql://...")
     args.tables = max(1, min(args.tables, 2000))
