@@ -167,7 +167,8 @@ function render({ keepFocus = true } = {}) {
   const targets = altarTargets(view.altars[seat], model.cells, state.ui, run);
   const svg = $("#puzzle-altar");
   // a hint's cells are outlined as the analysis outlines a best move (green)
-  const marks = state.hintCells ? new Map(state.hintCells.map((key) => [key, "best"])) : null;
+  const hinted = state.feedback?.cells || [];
+  const marks = hinted.length ? new Map(hinted.map((key) => [key, "best"])) : null;
   renderAltar(svg, view.altars[seat], { targets, marks, showHeights: true, minWidth: 4 * 64, minHeight: 220 });
   const score = t("puzzles.altar_label", { points: tn("unit.points", view.seats[seat].score.total) });
   svg.setAttribute("aria-label", score);
@@ -197,7 +198,6 @@ async function open(id, from = "") {
   state.moves = [];
   state.ui = {};
   state.feedback = null;
-  state.hintCells = null;
   history.replaceState(null, "", `?p=${encodeURIComponent(id)}`);
   render({ keepFocus: from === "" });
   if (from === "list") $("#puzzle-title").focus();
@@ -221,7 +221,6 @@ async function check() {
 }
 
 async function play(action) {
-  state.hintCells = null;
   state.moves.push(action);
   try {
     await check();
@@ -234,12 +233,14 @@ async function play(action) {
 
 async function hint() {
   const result = await api.puzzleHint(state.puzzle.id, state.moves);
-  const cells = result.action ? actionCells(result.action) : [];
-  state.hintCells = cells.length ? cells : null;
-  const move = result.action ? actionText(result.action, new Map(state.view.deck.map((c) => [c.id, c]))) : "";
-  state.feedback = result.action
-    ? { kind: "hint", finished: false, text: t(cells.length ? "puzzles.hint_on_altar" : "puzzles.hint", { move }) }
-    : { kind: "wrong", finished: false, text: t("puzzles.hint_none") };
+  if (result.action) {
+    // its cells are outlined on the altar until the next verdict replaces this feedback
+    const cells = actionCells(result.action);
+    const move = actionText(result.action, new Map(state.view.deck.map((c) => [c.id, c])));
+    state.feedback = { kind: "hint", finished: false, cells, text: t(cells.length ? "puzzles.hint_on_altar" : "puzzles.hint", { move }) };
+  } else {
+    state.feedback = { kind: "wrong", finished: false, text: t("puzzles.hint_none") };
+  }
   render();
 }
 
@@ -251,7 +252,6 @@ async function main() {
   $("#puzzle-hint").addEventListener("click", () => state.puzzle && hint());
   $("#puzzle-undo").addEventListener("click", () => {
     if (!state.puzzle || !state.moves.length) return;
-    state.hintCells = null;
     state.moves.pop();
     check();
   });

@@ -10,7 +10,7 @@ import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderBoard } from "./render/board.js";
 import { renderMyCards, renderStartChoice } from "./render/hand.js";
-import { applyZoom, renderMainAltar, renderPool, showBroughtForwardAltar } from "./render/main-altar.js";
+import { applyZoom, renderMainAltar, renderPool, scrollAltarIntoView } from "./render/main-altar.js";
 import { renderPlayers } from "./render/players.js";
 import { renderScoreSheet } from "./render/scoresheet.js";
 import { measureSources, travelNewPieces } from "./render/travel.js";
@@ -246,7 +246,11 @@ export class TableScreen {
     renderWaiting(this);
     if (view.phase === "over") renderScoreSheet(this);
     restoreFocus(this.root, focused, { mine: model.mine && !this.busy, next: NEXT_TARGETS, parking: PARKING });
-    showBroughtForwardAltar(this);
+    // an altar brought forward (another seat acting, or the viewer's own again) is shown
+    // whole, once everything drawn after it has moved it
+    const seat = this.mainSeat();
+    if (this.shownSeat !== undefined && seat !== this.shownSeat && !this.extra.replay) scrollAltarIntoView(this);
+    this.shownSeat = seat;
     tickClocks(this);
   }
 

@@ -340,8 +340,9 @@ export function renderAltar(svg, notationAltar, opts = {}) {
     const [bx, by] = iso(cx, cy, top);
     const reach = opts.mini ? 2 * r : 2 * r + 24; // a disc and (not mini) its badge
     const covers = (lift) => placed.some((p) => Math.abs(p.bx - bx) < reach && Math.abs(p.by - p.lift - (by - lift)) < 2 * r + 2);
-    let lift = opts.mini ? 22 : 30;
-    while (covers(lift) && lift < 30 + 6 * r) lift += r;
+    const low = opts.mini ? 22 : 30;
+    let lift = low;
+    while (covers(lift) && lift < low + 6 * r) lift += r;
     placed.push({ bx, by, lift });
   }
   // A height label is drawn only where its column's top shows: not where a column (or

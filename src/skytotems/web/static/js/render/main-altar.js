@@ -50,23 +50,10 @@ export function renderMainAltar(screen, model) {
   const hoard = $("#main-hoard", screen.root);
   fillHoard(screen, hoard, view.altars[seat].hoard);
   $("#toggle-heights", screen.root)?.classList.toggle("on", screen.ui.showHeights);
-  if (seat !== screen.shownSeat) {
-    screen.altarBroughtForward = screen.shownSeat !== undefined && !screen.extra.replay;
-    screen.shownSeat = seat;
-  }
 }
 
-/** The altar brought forward (another seat acting, or the viewer's own again) is scrolled
- * whole into view if it is not: on a phone the page above it can push it under the log
- * drawer (its scroll-margin keeps it above the drawer). Called once the whole screen is
- * drawn (what is drawn after the altar moves it). */
-export function showBroughtForwardAltar(screen) {
-  if (!screen.altarBroughtForward) return;
-  screen.altarBroughtForward = false;
-  scrollAltarIntoView(screen);
-}
-
-/** Scroll the large altar whole into view if it is not (above a phone's log drawer). */
+/** Scroll the large altar whole into view if it is not: on a phone the page above it can
+ * push it under the log drawer (its scroll-margin keeps it above the drawer). */
 export function scrollAltarIntoView(screen) {
   const box = $("#altar-scroll", screen.root);
   const rect = box.getBoundingClientRect();
