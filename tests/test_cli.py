@@ -357,9 +357,59 @@ def test_draw_from_bag_text_when_every_slot_is_empty() -> None:
 )
 def test_installed_script_option_errors_are_one_line(args: list[str], option: str) -> None:
     """A wrong option is one line naming it, exit code 2: no usage block, no traceback."""
+    line = script_error(*args)
+    assert option in line, line
+
+
+def script_error(*args: str) -> str:
+    """The one stderr line of the installed script failing on a usage error (exit 2,
+    nothing on stdout)."""
     exe = shutil.which("skytotems", path=str(Path(sys.executable).parent)) or "skytotems"
     run = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60, check=False)
     assert run.returncode == 2, run.stderr
     lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error:") and option in lines[0], run.stderr
+    assert len(lines) == 1 and lines[0].startswith("Error:"), run.stderr
     assert run.stdout == ""
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    ("plot", "words"),
+    [
+        ("no-such-folder/scores.png", ["'--plot'", "no folder"]),
+        ("scores.txt", ["'--plot'", "txt", "png"]),
+        ("scores", ["'--plot'", "without a suffix"]),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_before_the_games(
+    plot: str, words: list[str], tmp_path: Path
+) -> None:
+    """A trial: the match ran, then a traceback lost its results to a missing folder or
+    a format matplotlib cannot write. 400 games would take minutes: refused at once."""
+    pytest.importorskip("matplotlib")
+    line = script_error(
+        "arena", "--bots", "random,greedy", "--games", "400", "--plot", str(tmp_path / plot)
+    )
+    assert all(word in line for word in words), line
+
+
+def test_a_plot_in_another_format_matplotlib_writes_is_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "scores.svg"
+    args = ["--games", "2", "--plot", str(out), "--workers", "1", "--no-progress"]
+    result = invoke("arena", "--bots", "random,greedy", *args)
+    assert result.exit_code == 0, result.output
+    assert "<svg" in out.read_text()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["arena", "--bots", "random,greedy", "--anchor", "foo=0"],
+        ["play", "--seat", "3"],
+    ],
+)
+def test_checked_option_errors_quote_the_option_like_the_others(args: list[str]) -> None:
+    """A trial: these two said `--anchor` / `--seat` where every other error says
+    `'--plot'`."""
+    assert f"Invalid value for '{args[-2]}'" in script_error(*args)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import click
 
@@ -22,7 +23,35 @@ from ..bots.arena import (
     summarize,
 )
 from ..bots.registry import BOT_NAMES
+from .analyse import bad
+from .paths import unwritable
 from .sim import TOTEMS_HELP, check_totem_set
+
+
+def check_plot(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A `--plot` file that can be written, in a format matplotlib writes, checked before
+    a match of minutes or hours rather than after it (click callback)."""
+    if value is None:
+        return None
+    problem = unwritable(Path(value))
+    if problem:
+        raise click.BadParameter(problem, ctx, param)
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise click.BadParameter(
+            "plots need matplotlib: pip install 'skytotems[plot]'", ctx, param
+        ) from None
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = Path(value).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise click.BadParameter(
+            f"cannot write a plot as {suffix or 'a file without a suffix'}; "
+            f"name a file ending in one of {', '.join(sorted(formats))}",
+            ctx,
+            param,
+        )
+    return value
 
 
 def parse_bots(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
@@ -110,7 +139,9 @@ def parse_anchor(
     "plot",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the score distributions to this PNG file.",
+    callback=check_plot,
+    help="Write the score distributions to this PNG file (or another format matplotlib "
+    "writes: .svg, .pdf...), checked before the games.",
 )
 @click.option(
     "--games-with",
@@ -147,9 +178,7 @@ def arena(
     (with a 95% interval; of every pairing when more bots than seats are named: a
     ladder)."""
     if anchor is not None and anchor[0] not in bots:
-        raise click.BadParameter(
-            f"{anchor[0]!r} does not play in this match", param_hint="--anchor"
-        )
+        raise bad("--anchor", f"{anchor[0]!r} does not play in this match")
     total = games_needed(bots, players, games)
     if caps:
         total = len(match_tasks(bots, players, games, seed, totems, caps))

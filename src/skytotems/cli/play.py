@@ -41,6 +41,7 @@ from ..rules.notation import format_altar
 from ..rules.options import TIE_BREAKS, GameOptions
 from ..rules.pieces import TOTEM_NAMES
 from ..rules.view import events_for, view
+from .analyse import bad
 from .sim import TOTEMS_HELP, check_totem_set
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -197,13 +198,10 @@ def play(
         players=players, totems=totems, tie_break=tie_break, confirm_turns=confirm_turns
     )
     if options.solo and seat != 0:
-        raise click.BadParameter(
-            "in solo you play both altars; leave --seat out", param_hint="--seat"
-        )
+        raise bad("--seat", "in solo you play both altars; leave --seat out")
     if seat >= options.seats:
-        raise click.BadParameter(
-            f"a {players}-player game has seats 0 to {options.seats - 1}, not {seat}",
-            param_hint="--seat",
+        raise bad(
+            "--seat", f"a {players}-player game has seats 0 to {options.seats - 1}, not {seat}"
         )
     if seed is None:
         seed = secrets.randbelow(2**31)

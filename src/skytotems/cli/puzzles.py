@@ -8,7 +8,6 @@ naming the option (exit 2); a file whose puzzles do not all re-prove exits 1.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..puzzles.model import PuzzleFileError, dumps, loads
 from ..rules.errors import OptionsError
 from ..rules.options import GameOptions
 from .analyse import OneLineErrorsCommand, bad
+from .paths import unwritable
 from .progress import progress_bar
 
 
@@ -73,7 +73,9 @@ def generate_command(
         options = GameOptions(players=2, totems=totems)
     except OptionsError as exc:
         raise bad("--totems", str(exc)) from None
-    _check_writable(out)  # before minutes of mining, not after
+    problem = unwritable(out)  # before minutes of mining, not after
+    if problem:
+        raise bad("--out", problem)
     started = time.perf_counter()
     with progress_bar("game", "mining", no_progress) as progress:
         found = generate(games, seed, options, names, max_nodes, progress)
@@ -98,16 +100,6 @@ def generate_command(
             "seconds": round(seconds, 3),
         }
         click.echo(json.dumps(summary))
-
-
-def _check_writable(out: Path) -> None:
-    """Refuse an `--out` that cannot be written: a missing or read-only folder, a file
-    that is not writable."""
-    folder = out.parent
-    if not folder.is_dir():
-        raise bad("--out", f"cannot write {out.name}: no folder {folder}")
-    if not os.access(out if out.exists() else folder, os.W_OK):
-        raise bad("--out", f"cannot write {out.name}: permission denied")
 
 
 @puzzles.command("check", cls=OneLineErrorsCommand)
