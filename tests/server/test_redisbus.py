@@ -6,6 +6,7 @@ database, and its sockets are shown each entry once, in seq order (docs/scale-ou
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from private_redis import PrivateRedis
 from skytotems.server import Settings
 from skytotems.server.app import Runtime, running
 from skytotems.server.hub import Conn
+from skytotems.server.redisbus import OutageLog
 from skytotems.server.table import Table
 
 
@@ -278,7 +280,15 @@ def test_without_redis_the_lease_survey_catches_a_copy_up_with_events(postgres_u
     run_async(scenario())
 
 
-def test_the_bus_says_whether_redis_answers(postgres_url: str, restartable_redis: PrivateRedis):
+def test_the_bus_says_whether_redis_answers(
+    postgres_url: str, restartable_redis: PrivateRedis, caplog: pytest.LogCaptureFixture
+):
+    """...and logs an outage once as it begins and once as it ends, not at every retry
+    (a process whose Redis did not answer logged a line every second or two)."""
+
+    def outage_lines() -> list[str]:
+        return [r.getMessage() for r in caplog.records if "Redis subscription" in r.getMessage()]
+
     async def scenario() -> None:
         async with running(settings(postgres_url, restartable_redis.url, "readiness")) as rt:
             assert rt.bus is not None
@@ -286,10 +296,40 @@ def test_the_bus_says_whether_redis_answers(postgres_url: str, restartable_redis
             assert await rt.bus.reachable()
             restartable_redis.stop()
             assert not await rt.bus.reachable()
+            await asyncio.sleep(4.0)  # retries after 0.1, 0.2, 0.4, 0.8, 1.6 s and more
+            assert len(outage_lines()) == 1 and "failed" in outage_lines()[0], outage_lines()
             restartable_redis.start()
             deadline = time.monotonic() + 20
             while not await rt.bus.reachable():
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.05)
+            assert len(outage_lines()) == 2 and "works again" in outage_lines()[1]
 
-    run_async(scenario())
+    with caplog.at_level("WARNING", logger="skytotems.server"):
+        run_async(scenario())
+
+
+def test_a_long_outage_is_recalled_now_and_then() -> None:
+    """`OutageLog` on a clock of its own: one line as it begins, one reminder per period,
+    one line as it ends; a new outage starts over."""
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("skytotems.server")
+    logger.addHandler(handler)
+    try:
+        outage = OutageLog("subscription", every=60.0)
+        outage.succeeded(now=0.0)  # no outage: nothing to say
+        for second in range(0, 150):
+            outage.failed(ConnectionError("refused"), now=float(second))
+        outage.succeeded(now=150.0)
+        outage.failed(ConnectionError("refused"), now=200.0)
+    finally:
+        logger.removeHandler(handler)
+    assert [line.split(" (")[0] for line in lines] == [
+        "skytotems: Redis subscription failed",
+        "skytotems: Redis subscription still failing after 60 s",
+        "skytotems: Redis subscription still failing after 120 s",
+        "skytotems: Redis subscription works again after 150 s",
+        "skytotems: Redis subscription failed",
+    ]

@@ -4,6 +4,7 @@ exit code 2, before starting anything (the real command, in a subprocess)."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -124,6 +125,59 @@ def _serve_refusal(args: list[str], cwd: Path, env: dict[str, str] | None = None
     errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1, done.stderr
     return errors[0]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "reason"),
+    [
+        # int()'s and float()'s own messages used to be shown ("invalid literal for int()")
+        ("SKYTOTEMS_BOT_WORKERS", "abc", "must be an integer from 1 to 256"),
+        ("SKYTOTEMS_WAITING_EXPIRY_HOURS", "x", "must be a number greater than 0"),
+        ("SKYTOTEMS_ANALYSIS_DETERMINIZATIONS", "many", "must be 0 (the level's) or from 2"),
+    ],
+)
+def test_a_value_that_is_no_number_says_what_is_expected(
+    variable: str, value: str, reason: str, tmp_path: Path
+):
+    error = _serve_refusal([], tmp_path, {**os.environ, variable: value})
+    assert variable in error and reason in error and "literal" not in error, error
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("no-such-host.invalid", "does not resolve"),
+        ("192.0.2.1", "cannot listen on 192.0.2.1"),  # TEST-NET-1: no address of this machine
+    ],
+)
+def test_an_address_the_server_cannot_listen_on_is_a_usage_error(
+    host: str, reason: str, tmp_path: Path
+):
+    """Both used to start the app, then stop with uvicorn's log line and exit code 3."""
+    error = _serve_refusal(["--host", host, "--port", "0"], tmp_path)
+    assert "--host" in error and reason in error, error
+    assert not (tmp_path / "skytotems.db").exists()
+
+
+def test_a_port_in_use_is_a_usage_error_naming_the_port(tmp_path: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        error = _serve_refusal(["--host", "127.0.0.1", "--port", str(port)], tmp_path)
+    assert "--port" in error and "in use" in error, error
+
+
+def test_an_option_wins_over_a_bad_value_of_its_variable() -> None:
+    """A trial: `--bot-workers 1` was refused for SKYTOTEMS_BOT_WORKERS=abc, which it
+    overrides."""
+    from skytotems.server.settings import SettingError, Settings
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SKYTOTEMS_BOT_WORKERS", "abc")
+        assert Settings.from_env(bot_workers=1).bot_workers == 1
+        with pytest.raises(SettingError, match="SKYTOTEMS_BOT_WORKERS"):
+            Settings.from_env()
 
 
 def test_a_missing_postgresql_database_is_a_usage_error(postgres_database: str, tmp_path: Path):

@@ -9,7 +9,7 @@ from pathlib import Path
 import fastapi_offline
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 DOCS_URL = "/api/docs"
@@ -31,3 +31,8 @@ def add_api_docs(app: FastAPI, title: str) -> None:
             swagger_css_url=f"{ASSETS_URL}/swagger-ui.css",
             swagger_favicon_url="/img/favicon.svg",
         )
+
+    # where FastAPI apps usually keep the page: a trial looked there first and found a 404
+    @app.get("/docs", include_in_schema=False)
+    async def usual_docs_address() -> RedirectResponse:
+        return RedirectResponse(DOCS_URL, status_code=308)

@@ -8,6 +8,7 @@ one-line usage error naming the option (exit code 2), never a traceback.
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import click
@@ -53,10 +54,34 @@ def _check_redis_url(ctx: click.Context, param: click.Parameter, value: str | No
     return value
 
 
+def _check_address(host: str, port: int) -> None:
+    """Bind `host`:`port` once, as uvicorn will: a name that does not resolve, an address
+    not on this machine or a port in use is a usage error naming the option, not
+    uvicorn's log line and exit code 3 after the app has started."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise click.BadParameter(
+            f"{host!r} does not resolve ({exc})", param_hint="'--host'"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            hint = "'--port'" if exc.errno == errno.EADDRINUSE else "'--host'"
+            raise click.BadParameter(
+                f"cannot listen on {host}:{port} ({exc.strerror or exc})", param_hint=hint
+            ) from None
+
+
 def _check_database(db_url: str) -> None:
     """Connect once to the database: one that cannot be used is a usage error naming
     --db (or SKYTOTEMS_DB), before uvicorn starts. (Redis is not checked: a process
-    whose Redis does not answer starts and keeps trying, docs/scale-out.md.)"""
+    whose Redis does not answer starts, logs it and keeps trying, docs/scale-out.md.)"""
     from . import preflight
 
     problem = preflight.database_problem(db_url)
@@ -68,7 +93,12 @@ def _check_database(db_url: str) -> None:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (checked before starting: it must resolve and be free).",
+)
 @click.option(
     "--port",
     default=8000,
@@ -91,6 +121,7 @@ def _check_database(db_url: str) -> None:
     "redis_url",
     default=None,
     envvar="SKYTOTEMS_REDIS",
+    show_envvar=True,
     callback=_check_redis_url,
     help="Redis URL (redis://HOST:6379/0) through which several server processes on one "
     "PostgreSQL database share their tables (docs/scale-out.md); default: none, one process.",
@@ -127,6 +158,7 @@ def serve(
         settings = Settings.from_env(db_url=db_url, redis_url=redis_url, bot_workers=bot_workers)
     except SettingError as exc:
         raise click.UsageError(f"environment variable {exc}") from None
+    _check_address(host, port)
     _check_database(db_url)
     app = create_app(settings)
     uvicorn.run(

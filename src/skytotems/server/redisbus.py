@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import Any, NotRequired, TypedDict
 
 import orjson
@@ -38,9 +39,49 @@ log = logging.getLogger("skytotems.server")
 
 RETRY_MIN_S = 0.1  # how soon a lost Redis is tried again, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
+OUTAGE_LOG_EVERY_S = 60.0  # while Redis stays away, one reminder in the log this often
 # notifications sent in one pub/sub message: what a move costs the receiving process is
 # mostly the client's work per message, so those queued together travel together
 PER_MESSAGE = 100
+
+
+class OutageLog:
+    """The log of one Redis connection's outage: its first failure, a reminder every
+    `every` seconds while it lasts and its end, not a line per retry (a process started
+    with a Redis that does not answer used to log one every second or two)."""
+
+    def __init__(self, what: str, every: float = OUTAGE_LOG_EVERY_S) -> None:
+        self.what = what
+        self.every = every
+        self.since: float | None = None  # when the outage began (monotonic), None: none
+        self.reminded = 0.0
+
+    def failed(self, exc: BaseException, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if self.since is None:
+            self.since = self.reminded = now
+            log.warning(
+                "skytotems: Redis %s failed (%s); retrying every %g s at most, "
+                "logged again every %g s while it lasts",
+                self.what,
+                exc,
+                RETRY_MAX_S,
+                self.every,
+            )
+        elif now - self.reminded >= self.every:
+            self.reminded = now
+            log.warning(
+                "skytotems: Redis %s still failing after %.0f s (%s)",
+                self.what,
+                now - self.since,
+                exc,
+            )
+
+    def succeeded(self, now: float | None = None) -> None:
+        if self.since is not None:
+            now = time.monotonic() if now is None else now
+            log.warning("skytotems: Redis %s works again after %.0f s", self.what, now - self.since)
+            self.since = None
 
 
 class Notice(TypedDict):
@@ -172,6 +213,7 @@ class RedisBus:
 
     async def _sender(self) -> None:
         delay = RETRY_MIN_S
+        outage = OutageLog("publishing")
         while True:
             await self._wake.wait()
             self._wake.clear()
@@ -188,8 +230,9 @@ class RedisBus:
                     await pipe.execute()
                 self.sent += len(batch)
                 delay = RETRY_MIN_S
+                outage.succeeded()
             except Exception as exc:  # whatever the client raises (see `_listener`)
-                log.warning("skytotems: Redis refused %d notification(s): %s", len(batch), exc)
+                outage.failed(exc)  # the notifications wait, merged per table
                 for table_id, notice in batch.items():  # older than what queued meanwhile
                     newer = self._outbox.get(table_id)
                     self._outbox[table_id] = notice if newer is None else merge(notice, newer)
@@ -205,6 +248,7 @@ class RedisBus:
         raises RuntimeError on its next write), since a listener that stopped would
         leave this process deaf to the others for good."""
         delay = RETRY_MIN_S
+        outage = OutageLog("subscription")
         while True:
             pubsub = self.redis.pubsub()
             try:
@@ -219,11 +263,12 @@ class RedisBus:
                         self.subscribed.set()
                         fanout.everything(self.origin)
                         delay = RETRY_MIN_S
+                        outage.succeeded()
                     elif message["type"] == "message":
                         self._receive(fanout, message["data"])
             except Exception as exc:
                 self.subscribed.clear()
-                log.warning("skytotems: Redis subscription lost (%s); subscribing again", exc)
+                outage.failed(exc)  # subscribing again
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MAX_S, delay * 2)
             finally:

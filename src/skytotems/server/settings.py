@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 DEFAULT_DB_URL = "sqlite:///skytotems.db"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -119,12 +120,14 @@ class Settings:
         """Settings from SKYTOTEMS_* environment variables, then explicit overrides.
 
         A variable whose value cannot be used raises `SettingError` naming it (the serve
-        command turns that into a one-line usage error), never a traceback later on.
+        command turns that into a one-line usage error), never a traceback later on; one
+        whose setting an option gives is not read (the option wins, even over a bad value).
         """
+        given = {k for k, v in overrides.items() if v is not None}
         values: dict[str, object] = {}
         for variable, (name, read) in ENVIRONMENT.items():
             raw = os.environ.get(variable)
-            if raw is None:
+            if raw is None or name in given:
                 continue
             try:
                 values[name] = read(raw)
@@ -151,17 +154,30 @@ class SettingError(ValueError):
         self.variable = variable
 
 
-def _count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    def read(raw: str) -> int:
-        value = int(raw)
-        if value < minimum or (maximum is not None and value > maximum):
-            within = (
-                f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
-            )
-            raise ValueError(f"must be an integer {within}")
-        return value
+Number = TypeVar("Number", int, float)
 
-    return read
+
+def _number_in(
+    convert: Callable[[str], Number], raw: str, fits: Callable[[Number], bool], expected: str
+) -> Number:
+    """`raw` read by `convert` (int or float) when it `fits`; otherwise one ValueError
+    saying what was expected, for a text that is no number too (not the converter's own)."""
+    try:
+        value = convert(raw)
+    except ValueError:
+        raise ValueError(f"must be {expected}") from None
+    if not fits(value):
+        raise ValueError(f"must be {expected}")
+    return value
+
+
+def _count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    within = f"from {minimum} to {maximum}" if maximum is not None else f"of at least {minimum}"
+
+    def fits(value: int) -> bool:
+        return value >= minimum and (maximum is None or value <= maximum)
+
+    return lambda raw: _number_in(int, raw, fits, f"an integer {within}")
 
 
 MAX_SOCKET_BUFFER = 2**30  # what setsockopt takes (a C int), rounded down; Linux caps it lower
@@ -178,13 +194,10 @@ def _bot_level(raw: str) -> str:
 
 
 def _positive(scale: float = 1.0) -> Callable[[str], float]:
-    def read(raw: str) -> float:
-        value = float(raw)
-        if not math.isfinite(value) or value <= 0:
-            raise ValueError("must be a number greater than 0")
-        return value * scale
+    def fits(value: float) -> bool:
+        return math.isfinite(value) and value > 0
 
-    return read
+    return lambda raw: _number_in(float, raw, fits, "a number greater than 0") * scale
 
 
 def _rate(raw: str) -> str:
@@ -232,10 +245,9 @@ def _analysis_level(raw: str) -> str:
 
 
 def _determinizations(raw: str) -> int:
-    value = int(raw)
-    if value != 0 and not 2 <= value <= 256:
-        raise ValueError("must be 0 (the level's) or from 2 to 256")
-    return value
+    return _number_in(
+        int, raw, lambda v: v == 0 or 2 <= v <= 256, "0 (the level's) or from 2 to 256"
+    )
 
 
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
