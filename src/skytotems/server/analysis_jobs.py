@@ -30,7 +30,7 @@ from skytotems.rules.record import replay
 
 from . import analysis_store as jobs
 from . import store
-from .worker_pool import worker_pool
+from .worker_pool import stop_pool, worker_pool
 
 if TYPE_CHECKING:
     from .service import TableService
@@ -200,5 +200,5 @@ class AnalysisWorkers:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(jobs.release, self.engine, claims, False)
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None

@@ -23,7 +23,7 @@ from typing import Any
 from skytotems import Action
 from skytotems.bots.registry import BOT_NAMES, make_bot
 
-from .worker_pool import worker_pool
+from .worker_pool import stop_pool, worker_pool
 
 BOT_LEVELS = BOT_NAMES
 
@@ -194,5 +194,5 @@ class BotPool:
                 job.future.cancel()
         self._waiting.clear()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
             self._pool = None
