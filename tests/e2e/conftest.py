@@ -51,6 +51,15 @@ class LiveServer(ServerProcess):
         response.raise_for_status()
         return response.json()
 
+    def two_humans(self) -> tuple[str, str, str]:
+        """A new table of two human seats, Aiko's and Bruno's: (id, their tokens)."""
+        created = self.post(
+            "/api/tables",
+            {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
+        )
+        tokens = {t["player"]: t["token"] for t in created["tokens"]}
+        return created["table"]["id"], tokens[0], tokens[1]
+
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:

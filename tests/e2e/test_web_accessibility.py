@@ -286,14 +286,9 @@ def test_a_turn_by_tab_and_enter_from_page_load_with_focus_never_lost(
     page loads; Bruno, in another browser, clicks. After each of Aiko's actions the
     focus is on her next target, or, while Bruno plays, on the status heading that
     names him, and it comes back to her first target when her turn begins."""
-    created = live_server.post(
-        "/api/tables",
-        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
-    )
-    tid = created["table"]["id"]
-    tokens = [t["token"] for t in created["tokens"]]
-    aiko = pages.open(f"/table.html?t={tid}#seat={tokens[0]}", reduced_motion="reduce")
-    bruno = pages.open(f"/table.html?t={tid}#seat={tokens[1]}", reduced_motion="reduce")
+    tid, aiko_token, bruno_token = live_server.two_humans()
+    aiko = pages.open(f"/table.html?t={tid}#seat={aiko_token}", reduced_motion="reduce")
+    bruno = pages.open(f"/table.html?t={tid}#seat={bruno_token}", reduced_motion="reduce")
     waiting_for_bruno = aiko.get_by_role("heading", name=re.compile(r"Bruno"))
 
     # the starting card: Tab to the third card, Space chooses it, Enter starts with it

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
     from conftest import LiveServer, Pages
 
@@ -49,6 +49,14 @@ def test_analyse_shows_progress_then_losses_and_jumps_to_the_next_mistake(
     assert job["status"] == "done"
     marked = [d for d in job["result"]["decisions"] if d["mark"]]
     assert marked, "a random bot's game has mistakes"
+    # a trial: the replay's moves and the analysis's decisions were counted without a word
+    moves = page.locator("#replay-slider").get_attribute("max")
+    decisions = len(job["result"]["decisions"])
+    assert moves is not None and decisions < int(moves)
+    expect(page.locator("#analysis-covered")).to_have_text(
+        f"{decisions} of the game's {moves} moves had a choice and were analysed"
+        " (forced moves cost nothing)."
+    )
     # from the start, "Next mistake" goes to the first marked decision
     page.get_by_role("button", name="Next mistake").click()
     first = marked[0]
@@ -218,3 +226,108 @@ def test_next_mistake_on_a_phone_shows_the_altar_with_its_moves(
     # and its interval is written to the hundredth (a marked loss's lower end is above 0)
     low = f"{first['loss_ci95'][0]:.2f}"
     expect(page.locator("#analysis-decision .analysis-loss")).to_contain_text(low)
+
+
+def test_the_jumps_can_visit_one_players_mistakes_and_a_player_sees_their_own_first(
+    pages: Pages, live_server: LiveServer, finished_bot_table: dict[str, Any]
+) -> None:
+    """A trial: "Next mistake" went through every player's mistakes in turn, while a
+    player wanted to see their own."""
+    tid = finished_bot_table["id"]
+    job = analysed(live_server, tid)
+    marked = [d for d in job["result"]["decisions"] if d["mark"]]
+    assert marked, "a random bot's game has mistakes"
+    seat = marked[0]["seat"]
+    mine = [d["move"] for d in marked if d["seat"] == seat]
+    page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    choice = page.get_by_label("Mistakes of")
+    expect(choice).to_have_value("")  # a spectator: everyone's
+    next_mistake = page.get_by_role("button", name="Next mistake")
+    if len(mine) == len(marked):  # the other player made none (a CI run's game): no jump
+        choice.select_option(str(1 - seat))
+        expect(next_mistake).to_be_disabled()
+    choice.select_option(str(seat))
+    for move in mine:
+        next_mistake.click()
+        page.wait_for_function(
+            f"() => document.getElementById('table-root').dataset.move === '{move}'"
+        )
+    # the other player's are not visited (between these or after: the checks above fail)
+    expect(next_mistake).to_be_disabled()
+    # a browser that played a seat of this table sees that seat's mistakes first
+    page.evaluate(
+        "([tid, seat]) => localStorage.setItem('skytotems.seats',"
+        " JSON.stringify({[tid]: {player: seat, token: 'x', at: Date.now()}}))",
+        [tid, seat],
+    )
+    page.reload()
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    expect(page.get_by_label("Mistakes of")).to_have_value(str(seat))
+
+
+def test_the_depth_of_the_analysis_is_chosen_before_asking_and_each_is_kept(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """A trial: "Analyse" always asked for the server's default level; the deeper ones
+    the API offers could not be had from the page."""
+    tid = fresh_finished_game(live_server)
+    page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '0'")
+    depth = page.get_by_label("Depth")
+    expect(depth).to_have_value("fast")  # the server's default (this server's: fast)
+    depth.select_option("greedy")
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_selector("#analysis-panel[data-analysed='true']", timeout=180_000)
+    assert live_server.get(f"/api/tables/{tid}/analysis?level=greedy")["status"] == "done"
+    assert live_server.get(f"/api/tables/{tid}/analysis?level=fast")["status"] == "none"
+    # back to the quick level, which nobody asked for: its button, no result
+    depth.select_option("fast")
+    expect(page.get_by_role("button", name="Analyse")).to_be_visible()
+    expect(page.locator("#analysis-result")).to_be_hidden()
+    # and to the standard one again: its result, without asking twice
+    depth.select_option("greedy")
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    expect(page.get_by_role("button", name="Analyse")).to_be_hidden()
+    # a reload shows the result there is, not the empty default depth (a trial: the
+    # standard result seemed lost after a reload)
+    page.reload()
+    page.wait_for_selector("#analysis-panel[data-analysed='true']")
+    expect(page.get_by_label("Depth")).to_have_value("greedy")
+
+
+def test_a_depth_chosen_while_the_page_still_loads_is_the_one_analysed(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """A CI run: the depth was changed while the page's first look (at the server's
+    default, then at every other depth) was still answering; that late answer put the
+    default back, and "Analyse" asked for it instead of the chosen depth."""
+    tid = fresh_finished_game(live_server)
+    page = pages.open(f"/table.html?t={tid}&replay=1", reduced_motion="reduce")
+    held: list[Route] = []
+
+    def hold_the_first_look(route: Route) -> None:
+        if "level=" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)  # the look at the default depth waits
+
+    page.route(f"**/api/tables/{tid}/analysis*", hold_the_first_look)
+    page.reload()
+    page.wait_for_function("() => document.getElementById('table-root').dataset.move === '0'")
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the page did not look at its analysis"
+        page.wait_for_timeout(50)
+    # until the page knows the depth it shows, "Analyse" cannot ask for another one (a
+    # trial: pressed then, it asked for the server's default while "quick" was shown)
+    expect(page.get_by_role("button", name="Analyse")).to_be_disabled()
+    page.get_by_label("Depth").select_option("greedy")
+    expect(page.get_by_role("button", name="Analyse")).to_be_enabled()
+    held.pop().continue_()  # the first look answers late: nobody asked at the default
+    page.wait_for_timeout(500)  # its loop over the other depths answers too
+    expect(page.get_by_label("Depth")).to_have_value("greedy")
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_selector("#analysis-panel[data-analysed='true']", timeout=180_000)
+    assert live_server.get(f"/api/tables/{tid}/analysis?level=greedy")["status"] == "done"
+    assert live_server.get(f"/api/tables/{tid}/analysis?level=fast")["status"] == "none"

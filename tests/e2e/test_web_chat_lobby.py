@@ -20,15 +20,6 @@ if TYPE_CHECKING:
 MARKUP = "<b>bold</b> <img src=x onerror=alert(1)>"
 
 
-def two_humans(live_server: LiveServer) -> tuple[str, str, str]:
-    created = live_server.post(
-        "/api/tables",
-        {"seats": [{"type": "human", "name": "Aiko"}, {"type": "human", "name": "Bruno"}]},
-    )
-    tokens = {t["player"]: t["token"] for t in created["tokens"]}
-    return created["table"]["id"], tokens[0], tokens[1]
-
-
 def say(page: Page, text: str) -> None:
     box = page.get_by_role("textbox", name="Message to", exact=False)
     box.fill(text)
@@ -42,7 +33,7 @@ def chat_texts(page: Page) -> list[str]:
 def test_players_talk_spectators_read_and_markup_stays_text(
     pages: Pages, live_server: LiveServer, screenshot: Callable[[Page, str], Path]
 ) -> None:
-    tid, aiko_token, bruno_token = two_humans(live_server)
+    tid, aiko_token, bruno_token = live_server.two_humans()
     aiko = pages.open(f"/table.html?t={tid}#seat={aiko_token}")
     bruno = pages.open(f"/table.html?t={tid}#seat={bruno_token}")
     onlooker = pages.open(f"/table.html?t={tid}")
@@ -94,7 +85,7 @@ def test_players_talk_spectators_read_and_markup_stays_text(
 
 
 def test_the_chat_speaks_japanese_and_portuguese(pages: Pages, live_server: LiveServer) -> None:
-    tid, token, _ = two_humans(live_server)
+    tid, token, _ = live_server.two_humans()
     for lang, title, send in (
         ("ja", "テーブルチャット", "送信"),
         ("pt", "Conversa da mesa", "Enviar"),
@@ -119,7 +110,7 @@ def test_a_game_against_a_bot_is_private_and_your_turn_games_come_first(
     open_ids = [t["id"] for t in live_server.get("/api/tables?status=open")["tables"]]
     assert public in open_ids and quick not in open_ids
     # a game of two people where this browser holds a seat and it is its turn
-    tid, token, _ = two_humans(live_server)
+    tid, token, _ = live_server.two_humans()
     lobby.goto(f"/table.html?t={tid}#seat={token}")
     # the browser remembers the seat once the server has taken its token (its welcome):
     # the chat tab, in the page itself, shows before that (a loaded run left too soon)
@@ -200,7 +191,7 @@ def test_a_refused_message_stays_in_the_box_and_a_spectator_cannot_mute_themselv
     """Found trying the table as a new user: past the rate limit (5 messages in 10 s by
     default) the toast said "wait", but the typed text had already been wiped; and a
     spectator was offered "mute" beside their own messages (muting every spectator)."""
-    tid, _, _ = two_humans(live_server)
+    tid, _, _ = live_server.two_humans()
     onlooker = pages.open(f"/table.html?t={tid}")
     onlooker.get_by_role("tab", name="Table chat").click()
     onlooker.get_by_role("log", name="Table chat").wait_for()
@@ -244,7 +235,7 @@ def test_the_log_and_chat_tabs_fit_their_panel_in_every_language(
 ) -> None:
     """Found trying the table as a new user: in Portuguese "Ocultar conversa" ran out of
     the panel at 1280x800, and on a phone it pushed the drawer's handle off the screen."""
-    tid, token, _ = two_humans(live_server)
+    tid, token, _ = live_server.two_humans()
     for width, height in ((1280, 800), (390, 844), (360, 740)):
         for lang in ("en", "ja", "pt"):
             page = pages.open(f"/table.html?t={tid}&lang={lang}#seat={token}", width, height)

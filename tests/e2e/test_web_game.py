@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from webplay import GAME_OVER, MY_TURN, click_once, play_by_clicking, wait_until_answered
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, WebSocketRoute
 
     from conftest import LiveServer, Pages
 
@@ -149,6 +149,53 @@ def test_a_second_browser_joins_through_its_invite_link_and_sees_moves_live(
     assert actor_name in status and "placing pedestals" in status
     # the pedestals taken appear in the watcher's tray of the actor's pool
     assert watcher.locator("#pool-tray .pool-item").count() >= 1
+
+
+def test_a_reload_before_the_server_answers_keeps_the_seat_of_the_invite_link(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    # a CI run: the link's token left the address at once but was remembered only when the
+    # server answered, so a quick reload opened the table as a spectator
+    tid, token, _ = live_server.two_humans()
+    page = pages.open("/", reduced_motion="reduce")
+    held = {"socket": True}
+
+    def table_socket(socket: WebSocketRoute) -> None:
+        if not held["socket"]:
+            socket.connect_to_server()  # else: the page waits for an answer that never comes
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), table_socket)
+    page.goto(f"/table.html?t={tid}#seat={token}")
+    page.wait_for_function("() => window.skytotems && window.skytotems.screen")
+    assert f"seat={token}" in page.url, "the token stays in the address until it is remembered"
+    held["socket"] = False
+    page.reload()
+    page.wait_for_selector(MY_TURN)
+    assert "seat=" not in page.url, "then it is hidden"
+    page.reload()
+    page.wait_for_selector(MY_TURN)  # remembered by this browser
+
+
+def test_another_invite_link_in_the_same_tab_opens_its_seat_and_a_wrong_one_keeps_yours(
+    pages: Pages, live_server: LiveServer
+) -> None:
+    """A trial: a second link pasted into an open table's tab changed only the fragment,
+    and the page stayed on the first seat; a wrong link made a seated browser a
+    spectator."""
+    tid, first, second = live_server.two_humans()
+    seat_is = "seat => window.skytotems && window.skytotems.screen.player === seat"
+    page = pages.open(f"/table.html?t={tid}#seat={first}", reduced_motion="reduce")
+    page.wait_for_function(seat_is, arg=0)
+    page.goto(f"/table.html?t={tid}#seat={second}")  # the same document: a hash change
+    page.wait_for_function(seat_is, arg=1)
+    page.wait_for_selector(MY_TURN)
+    wrong = second[:-4] + ("aaaa" if not second.endswith("aaaa") else "bbbb")
+    page.goto(f"/table.html?t={tid}#seat={wrong}")
+    page.wait_for_selector("#toast :text('you keep the seat this browser holds')")
+    page.wait_for_function(seat_is, arg=1)
+    page.wait_for_selector(MY_TURN)
+    assert "seat=" not in page.url
+    pages.errors.clear()  # the refused link's socket error is expected
 
 
 def test_a_phone_sized_screen_can_play_a_whole_turn(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from skytotems import default_deck
+from skytotems.bots.registry import ALIASES
 from skytotems.rules.decisions import DECISION_KINDS
 from skytotems.rules.pieces import DESIGN_NAMES, TOTEM_NAMES
 from skytotems.rules.scoring import SOLO_BANDS
@@ -144,3 +145,13 @@ def test_every_refusal_of_a_take_over_has_its_own_message(
     for lang, table in tables.items():
         missing = sorted(code for code in codes if f"error.{code}" not in table)
         assert not missing, f"{lang}: no message for {missing}"
+
+
+def test_an_older_bot_name_reads_as_the_level_it_plays(
+    tables: dict[str, dict[str, str]],
+) -> None:
+    """A trial: a table's `mcts` bot (the older name of mcts-medium, "strong") read as
+    "expert", the label of mcts-hard, in every language."""
+    for lang, table in tables.items():
+        for alias, level in ALIASES.items():
+            assert table[f"bot.level.{alias}"] == table[f"bot.level.{level}"], lang

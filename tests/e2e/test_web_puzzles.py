@@ -288,6 +288,36 @@ def test_on_a_phone_the_puzzle_starts_on_the_first_screen_and_names_fit(pages: P
     assert overflow == [], overflow
 
 
+def test_on_a_phone_the_list_box_fades_at_its_foot_while_rows_are_hidden_below(
+    pages: Pages,
+) -> None:
+    """A trial: the phone's scroll box cut a row mid-text with no sign that it scrolls."""
+    fade = "() => getComputedStyle(document.getElementById('puzzle-list')).maskImage"
+    phone = pages.open("/puzzles.html", width=390, height=844)
+    phone.wait_for_selector("body[data-ready='true']")
+    assert phone.get_attribute("#puzzle-list", "data-more") == "true"
+    assert "gradient" in phone.evaluate(fade)
+    phone.evaluate(
+        "() => { const l = document.getElementById('puzzle-list'); l.scrollTop = l.scrollHeight; }"
+    )
+    phone.wait_for_selector("#puzzle-list[data-more='false']")  # the last row shows whole
+    assert phone.evaluate(fade) == "none"
+    # a link to a puzzle far down the list shows its row in the box
+    linked = pages.open("/puzzles.html?p=s9m21", width=390, height=844)
+    linked.wait_for_selector("body[data-ready='true']")
+    inside = linked.evaluate(
+        """() => { const box = document.getElementById('puzzle-list').getBoundingClientRect();
+        const row = document.querySelector('.puzzle-item[aria-current="true"]')
+            .getBoundingClientRect();
+        return row.top >= box.top - 1 && row.bottom <= box.bottom + 1; }"""
+    )
+    assert inside, "the linked puzzle's row is scrolled into the list's box"
+    laptop = pages.open("/puzzles.html", width=1280, height=800)
+    laptop.wait_for_selector("body[data-ready='true']")
+    assert laptop.get_attribute("#puzzle-list", "data-more") == "false"
+    assert laptop.evaluate(fade) == "none"
+
+
 EMBLEMS_JS = """() => [...document.querySelectorAll('#puzzle-altar .totem')].map((g) => {
     const disc = g.querySelector('.totem-disc').getBoundingClientRect();
     const badge = g.querySelector('.totem-points').getBoundingClientRect();
@@ -323,3 +353,14 @@ def test_totem_emblems_and_their_points_do_not_cover_each_other(pages: Pages) ->
         if overlap(a, b) > 4.0
     ]
     assert covered == [], covered
+
+
+def test_the_list_says_what_each_puzzle_asks(pages: Pages) -> None:
+    """A trial: the list said only "Puzzle 4 · medium"; which asked for two totems or a
+    reveal showed only once the puzzle was open."""
+    asks = {"points": "most points", "two_totems": "two totems", "reveal": "reveal a goal"}
+    page = pages.open("/puzzles.html")
+    page.wait_for_selector("body[data-ready='true']")
+    for puzzle in shipped():
+        item = page.locator(f".puzzle-item[data-puzzle='{puzzle.id}']")
+        expect(item).to_contain_text(f"· {asks[puzzle.question]}")

@@ -281,3 +281,21 @@ def test_two_processes_claim_once_and_a_kill_9_is_resumed_by_the_other(
     record = httpx.get(f"{other.base}/api/tables/{table_id}/record").json()
     expected = analyse_game(replay(record), None, "fast", 0, None, 2)
     assert without_time(result["result"]) == without_time(expected)
+
+
+def test_a_report_stored_before_the_totals_changed_is_read_with_todays_totals() -> None:
+    """A job finished while total_loss added up every loss (before it counted the clear
+    ones only) kept showing that total: the totals are counted again when read."""
+    decisions = [
+        {"seat": 0, "loss": 2.0, "loss_ci95": [0.5, 3.5], "mark": "mistake"},
+        {"seat": 0, "loss": 1.0, "loss_ci95": [-1.0, 3.0], "mark": "fine"},
+        {"seat": 1, "loss": 0.4, "loss_ci95": [-0.2, 1.0], "mark": "fine"},
+    ]
+    stale = {"total_loss": {"0": 3.0, "1": 0.4}, "mistakes": {"0": 0, "1": 0}}
+    result = {"decisions": decisions, **stale, "blunders": {"0": 0, "1": 0}, "level": "fast"}
+    row = {"table_id": "t", "level": "fast", "status": "done", "done": 3, "total": 3}
+    row.update(decisions=decisions, result=result, error=None, claimed_by=None)
+    shown = analysis_store.public(row)["result"]
+    assert shown["total_loss"] == {"0": 2.0, "1": 0.0}
+    assert shown["mistakes"] == {"0": 1, "1": 0} and shown["level"] == "fast"
+    assert analysis_store.public({**row, "result": None})["result"] is None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -371,6 +371,31 @@ def analyse_game(
     )
 
 
+def totals(decisions: list[dict[str, Any]], seats: Iterable[int]) -> dict[str, Any]:
+    """A report's totals per seat: the clear losses added up, the mistakes and blunders."""
+
+    def mine(s: int) -> list[dict[str, Any]]:
+        return [d for d in decisions if d["seat"] == s]
+
+    wanted = list(seats)
+    return {
+        # the clear losses only (interval above 0): a decision's loss is the best of
+        # several noisy estimates less the played move's, biased upwards where they are
+        # all alike, and the bias of fifty such decisions added up outweighed the errors
+        "total_loss": {str(s): round(sum(clear_losses(mine(s))), 3) for s in wanted},
+        "mistakes": {str(s): sum(d["mark"] == "mistake" for d in mine(s)) for s in wanted},
+        "blunders": {str(s): sum(d["mark"] == "blunder" for d in mine(s)) for s in wanted},
+    }
+
+
+def with_current_totals(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored report with its totals counted again from its decisions, for the seats it
+    names: reports stored before a change of what the totals count (e.g. the clear
+    losses only) show what today's would."""
+    seats = [int(s) for s in result.get("total_loss", {})]
+    return {**result, **totals(result["decisions"], seats)}
+
+
 def report(
     players: int,
     seats: Sequence[int] | None,
@@ -383,18 +408,9 @@ def report(
     """The JSON report of analysed decisions (`DecisionAnalysis.to_json`): the CLI's
     `--json` object, also what the server stores for a finished table."""
     wanted = range(players) if seats is None else seats
-
-    def mine(s: int) -> list[dict[str, Any]]:
-        return [d for d in decisions if d["seat"] == s]
-
     return {
         "decisions": decisions,
-        # the clear losses only (interval above 0): a decision's loss is the best of
-        # several noisy estimates less the played move's, biased upwards where they are
-        # all alike, and the bias of fifty such decisions added up outweighed the errors
-        "total_loss": {str(s): round(sum(clear_losses(mine(s))), 3) for s in wanted},
-        "mistakes": {str(s): sum(d["mark"] == "mistake" for d in mine(s)) for s in wanted},
-        "blunders": {str(s): sum(d["mark"] == "blunder" for d in mine(s)) for s in wanted},
+        **totals(decisions, wanted),
         "level": level,
         "determinizations": determinizations,
         "seed": seed,

@@ -19,6 +19,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from skytotems.bots.analysis import with_current_totals
+
 from .store import ANALYSIS_JOBS as JOBS
 from .store import now_ms
 
@@ -42,7 +44,12 @@ def new_claim() -> str:
 
 
 def public(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: row[key] for key in PUBLIC}
+    """What a client reads of a job; a finished one's totals counted from its decisions
+    as they are counted today (a job stored before a change of them shows the new)."""
+    out = {key: row[key] for key in PUBLIC}
+    if out["result"] is not None:
+        out["result"] = with_current_totals(out["result"])
+    return out
 
 
 def nobody_asked(table_id: str, level: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@
 
 import { $, el } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
+import { rememberedPlayer } from "./mine.js";
 import { api } from "./net.js";
 import { scrollAltarIntoView } from "./render/main-altar.js";
 import { actionCells, actionText } from "./ui/action-text.js";
@@ -30,35 +31,90 @@ function svgNode(name, attrs, text) {
 
 export class AnalysisPanel {
   /** `screen`: the replay's TableScreen; `go(move)`: show the replay at a move. */
-  constructor(tableId, screen, go) {
+  constructor(tableId, screen, go, moves) {
     this.tableId = tableId;
+    this.moves = moves; // the game's moves, forced ones included (the replay's count)
     this.screen = screen;
     this.go = go;
     this.job = null;
     this.byMove = new Map(); // move -> decision
     this.current = 0;
+    this.mistakesOf = null; // the seat whose mistakes the jumps visit, null: everyone's
+    this.seats = []; // the seats the shown analysis covers
+    this.level = null; // the analysis level shown, null: the server's default
+    this.looks = 0; // counts load()s: only the latest one's answer is shown
     this.box = $("#analysis-panel");
     this.box.hidden = false;
     // the record the server's route offers as a download, for `skytotems analyse`
     $("#analysis-record").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
+    // "Analyse" waits for the first look to say which depth is shown (a trial: pressed
+    // before, it asked for the server's default while the box showed another depth)
+    $("#analysis-start").disabled = true;
     $("#analysis-start").addEventListener("click", () => this.start());
+    $("#analysis-level").addEventListener("change", (event) => this.chooseLevel(event.target.value));
     $("#analysis-next-mistake").addEventListener("click", () => this.jumpMistake(1));
     $("#analysis-prev-mistake").addEventListener("click", () => this.jumpMistake(-1));
+    $("#analysis-mistakes-of").addEventListener("change", (event) => {
+      const value = event.target.value;
+      this.mistakesOf = value === "" ? null : Number(value);
+      this.render();
+    });
   }
 
   async load() {
+    const look = ++this.looks;
+    // a depth chosen while an earlier look still waits for the server wins over its answer
+    const stale = () => look !== this.looks;
     try {
-      const job = await api.analysis(this.tableId);
+      let job = await api.analysis(this.tableId, this.level);
+      if (stale()) return;
+      if (this.level === null && job.status === "none") {
+        // nobody asked at the default depth: a result at another one (asked for before,
+        // by anyone) rather than an empty panel after a reload
+        for (const option of $("#analysis-level").options) {
+          if (option.value === job.level) continue;
+          const other = await api.analysis(this.tableId, option.value);
+          if (stale()) return;
+          if (other.status !== "none") {
+            job = other;
+            break;
+          }
+        }
+      }
+      // the server says which level is its default (a job nobody asked for names it too)
+      this.level = job.level;
+      $("#analysis-level").value = job.level;
+      $("#analysis-start").disabled = false;
       if (job.status !== "none") this.setJob(job);
     } catch (err) {
+      if (stale()) return;
+      $("#analysis-start").disabled = false; // the server's default, then
       this.message(t("error.generic", { message: err.message }));
     }
+  }
+
+  /** Another level: its job if there is one (another viewer may have asked), else the
+   *  button that asks for it. */
+  chooseLevel(level) {
+    clearTimeout(this.timer);
+    this.level = level;
+    this.job = null;
+    this.byMove = new Map();
+    delete this.box.dataset.analysed;
+    $("#analysis-result").hidden = true;
+    $("#analysis-progress-box").hidden = true;
+    $("#analysis-start").hidden = false;
+    $("#analysis-start").disabled = false;
+    this.message("");
+    this.screen.analysisMarks = null;
+    this.screen.render();
+    return this.load();
   }
 
   async start() {
     $("#analysis-start").disabled = true;
     try {
-      this.setJob(await api.analyse(this.tableId));
+      this.setJob(await api.analyse(this.tableId, this.level));
     } catch (err) {
       $("#analysis-start").disabled = false;
       if (err.status === 429) this.message(t("analysis.rate_limited", { seconds: err.retryAfter ?? "?" }));
@@ -73,6 +129,7 @@ export class AnalysisPanel {
   }
 
   setJob(job) {
+    if (this.level && job.level !== this.level) return; // an answer about a level left since
     this.job = job;
     $("#analysis-start").hidden = true;
     this.message("");
@@ -95,6 +152,10 @@ export class AnalysisPanel {
       return;
     }
     this.byMove = new Map(job.result.decisions.map((d) => [d.move, d]));
+    // a player sees their own mistakes first (the seat this browser played, if any)
+    this.seats = Object.keys(job.result.total_loss).map(Number); // the seats analysed
+    const mine = rememberedPlayer(this.tableId);
+    if (this.mistakesOf === null && this.seats.length > 1 && this.seats.includes(mine)) this.mistakesOf = mine;
     this.box.dataset.analysed = "true";
     $("#analysis-result").hidden = false;
     this.render();
@@ -102,14 +163,18 @@ export class AnalysisPanel {
 
   async poll() {
     try {
-      this.setJob(await api.analysis(this.tableId));
+      this.setJob(await api.analysis(this.tableId, this.level));
     } catch (err) {
       this.timer = setTimeout(() => this.poll(), POLL_MS * 3); // a network blip: keep trying
     }
   }
 
+  /** The marked decisions' moves, of the chosen seat (or everyone's), in order. */
   mistakes() {
-    return [...this.byMove.values()].filter((d) => d.mark).map((d) => d.move).sort((a, b) => a - b);
+    return [...this.byMove.values()]
+      .filter((d) => d.mark && (this.mistakesOf === null || d.seat === this.mistakesOf))
+      .map((d) => d.move)
+      .sort((a, b) => a - b);
   }
 
   jumpMistake(direction) {
@@ -132,6 +197,7 @@ export class AnalysisPanel {
   render() {
     if (this.job?.status !== "done") return;
     this.renderTotals();
+    this.renderMistakesOf();
     this.renderGraph();
     const decision = this.byMove.get(this.current);
     const box = $("#analysis-decision");
@@ -166,6 +232,8 @@ export class AnalysisPanel {
 
   renderTotals() {
     const result = this.job.result;
+    // why the replay counts more moves than the analysis has decisions
+    $("#analysis-covered").textContent = t("analysis.covered", { decisions: result.decisions.length, moves: this.moves });
     const list = $("#analysis-totals");
     list.replaceChildren();
     for (const seat of Object.keys(result.total_loss)) {
@@ -178,6 +246,19 @@ export class AnalysisPanel {
         })),
       );
     }
+  }
+
+  /** The choice of whose mistakes the jumps visit: everyone, or one player. */
+  renderMistakesOf() {
+    const select = $("#analysis-mistakes-of");
+    select.closest("label").hidden = this.seats.length < 2;
+    const options = [["", t("analysis.everyone")], ...this.seats.map((s) => [String(s), this.screen.seatName(s)])];
+    select.replaceChildren(...options.map(([value, text]) => {
+      const option = el("option", "", text);
+      option.value = value;
+      return option;
+    }));
+    select.value = this.mistakesOf === null ? "" : String(this.mistakesOf);
   }
 
   /** Each seat's expected final score after its played move (best − loss), by move,

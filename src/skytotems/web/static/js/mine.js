@@ -22,6 +22,12 @@ export function seatToken(tableId) {
   return read(SEATS)[tableId]?.token || null;
 }
 
+/** The player I was at `tableId` (its index in the table's seats), or null. */
+export function rememberedPlayer(tableId) {
+  const player = read(SEATS)[tableId]?.player;
+  return typeof player === "number" ? player : null;
+}
+
 export function rememberSeat(tableId, player, token) {
   const seats = read(SEATS);
   seats[tableId] = { player, token, at: Date.now() };

@@ -42,6 +42,8 @@ async function request(method, path, { body, token } = {}) {
 }
 
 const enc = encodeURIComponent;
+// an analysis level (fast, greedy, thorough) as a query, none: the server's default
+const levelQuery = (level) => (level ? `?level=${enc(level)}` : "");
 
 export const api = {
   /** GET /api/bots -> {levels:[name], aliases:{old: name}} (the bot registry) */
@@ -68,10 +70,10 @@ export const api = {
   replayStep: (id, move) => request("GET", `/api/tables/${enc(id)}/replay/${move}`),
   /** POST /api/tables/{id}/analysis -> the analysis job, queued now or already there
    *  (finished games only; 429 with Retry-After: too many new jobs from this address) */
-  analyse: (id) => request("POST", `/api/tables/${enc(id)}/analysis`),
+  analyse: (id, level) => request("POST", `/api/tables/${enc(id)}/analysis${levelQuery(level)}`),
   /** GET /api/tables/{id}/analysis -> {status, done, total, decisions, result}
    *  (status "none": nobody asked yet) */
-  analysis: (id) => request("GET", `/api/tables/${enc(id)}/analysis`),
+  analysis: (id, level) => request("GET", `/api/tables/${enc(id)}/analysis${levelQuery(level)}`),
   /** GET /api/puzzles -> {puzzles:[{id, question, text, level, length}]} */
   puzzles: () => request("GET", "/api/puzzles"),
   /** GET /api/puzzles/{id} -> {id, question, level, seat, altars, view} */

@@ -53,7 +53,9 @@ function renderList() {
   list.replaceChildren();
   state.list.forEach((p, i) => {
     const item = el("li");
-    const label = `${t("puzzles.item", { n: i + 1, level: t(`puzzles.level.${p.level}`) })}${solved.has(p.id) ? " ✓" : ""}`;
+    // what each asks, in a few words (the full question shows once it is open)
+    const asks = t(`puzzles.asks.${p.question}`);
+    const label = `${t("puzzles.item", { n: i + 1, level: t(`puzzles.level.${p.level}`), asks })}${solved.has(p.id) ? " ✓" : ""}`;
     const b = button(label, { className: "btn btn-small puzzle-item", dataAction: "open-puzzle", onClick: () => open(p.id, "list") });
     b.dataset.puzzle = p.id;
     b.dataset.solved = String(solved.has(p.id));
@@ -62,6 +64,21 @@ function renderList() {
     list.appendChild(item);
   });
   $("#puzzle-progress").textContent = t("puzzles.progress", { solved: state.list.filter((p) => solved.has(p.id)).length, total: state.list.length });
+  // the open puzzle's row in view of the phone's scroll box (a link to puzzle 30)
+  const current = list.querySelector("[aria-current='true']");
+  if (current && list.scrollHeight > list.clientHeight) {
+    const box = list.getBoundingClientRect();
+    const row = current.getBoundingClientRect();
+    if (row.top < box.top || row.bottom > box.bottom) list.scrollTop += row.top - box.top - 4;
+  }
+  markMoreBelow();
+}
+
+/** On a phone the list scrolls in a short box: while rows are hidden below, its foot
+ * fades out (data-more), so that a row cut by the box reads as "more below". */
+function markMoreBelow() {
+  const list = $("#puzzle-list");
+  list.dataset.more = String(list.scrollTop + list.clientHeight < list.scrollHeight - 1);
 }
 
 function designName(design) {
@@ -256,6 +273,8 @@ async function main() {
     check();
   });
   $("#puzzle-reset").addEventListener("click", () => state.puzzle && open(state.puzzle.id));
+  $("#puzzle-list").addEventListener("scroll", markMoreBelow, { passive: true });
+  addEventListener("resize", markMoreBelow);
   const wanted = new URLSearchParams(location.search).get("p");
   const solved = solvedSet();
   const first = state.list.find((p) => p.id === wanted) || state.list.find((p) => !solved.has(p.id)) || state.list[0];

@@ -49,7 +49,7 @@ export async function startReplay(tableId) {
   const slider = document.getElementById("replay-slider");
   slider.max = String(moves);
   const counter = document.getElementById("replay-counter");
-  const analysis = new AnalysisPanel(tableId, screen, (move) => (stop(), go(() => move)));
+  const analysis = new AnalysisPanel(tableId, screen, (move) => (stop(), go(() => move)), moves);
   // Moves asked for run one after another, each counting from where the one before it
   // landed: five quick clicks on ▶ step five moves even when positions arrive late.
   let queue = Promise.resolve();

@@ -70,11 +70,15 @@ async function main() {
     await startReplay(tableId);
     return;
   }
-  // a token in the link's fragment opens that seat; it is remembered, then hidden
-  const hash = new URLSearchParams(location.hash.slice(1));
-  let token = hash.get("seat") || seatToken(tableId);
-  const tokenFromLink = hash.get("seat");
-  if (tokenFromLink) history.replaceState(null, "", `${location.pathname}${location.search}`);
+  // a token in the link's fragment opens that seat; it is hidden from the address once the
+  // server has answered (then it is remembered): a reload before that keeps the seat
+  const linkToken = () => new URLSearchParams(location.hash.slice(1)).get("seat");
+  let token = linkToken() || seatToken(tableId);
+  // another invite link pasted into this tab changes only the fragment: open its seat
+  addEventListener("hashchange", () => linkToken() && location.reload());
+  const hideLinkToken = () => {
+    if (linkToken()) history.replaceState(null, "", `${location.pathname}${location.search}`);
+  };
 
   const root = document.getElementById("table-root");
   const turnAlert = new TurnAlert(document.getElementById("turn-alerts"));
@@ -217,6 +221,7 @@ async function main() {
         screen.setSummary(message.table);
         screen.setPlayer(message.player, message.seats);
         if (message.player !== null && token) rememberSeat(tableId, message.player, token);
+        hideLinkToken();
         document.body.classList.toggle("spectator", message.player === null);
         chat.setPlayer(message.player);
         chat.reset(message.chat);
@@ -235,8 +240,11 @@ async function main() {
         }
         screen.setBusy(false);
         if (message.code === "bad_token") {
-          token = null;
-          toast(errorText(message.code, message.message), "error");
+          // a wrong link in a browser that holds a seat of this table: back to that seat
+          const remembered = seatToken(tableId);
+          token = remembered && remembered !== token ? remembered : null;
+          hideLinkToken();
+          toast(t(token ? "error.bad_token_kept" : "error.bad_token"), "error");
           setTimeout(reconnect, 100);
           return;
         }
