@@ -9,6 +9,10 @@ the machine, where wall-clock time is not (a loaded machine still slows it some,
 sharing the caches).
 
     python benchmarks/decision_time.py --levels mcts-hard,mcts-expert --games 3 --seed 1
+    python benchmarks/decision_time.py --levels mcts-hard,mcts-hard:costs=leaf:iterations=250
+
+A level may be a variant: the bot name, then `:FIELD=VALUE` settings of its search level
+(`skytotems.bots.mcts.custom_level`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from typing import Any
 
 from skytotems import Game, GameOptions, view
 from skytotems.bots.arena import mix_seed
+from skytotems.bots.base import Bot
+from skytotems.bots.mcts import MctsBot, custom_level
 from skytotems.bots.registry import make_bot
 
 MOVES = (20, 60, 100)  # where positions are taken (the next turn decision from there)
@@ -43,6 +49,14 @@ def positions(games: int, seed: int) -> list[Game]:
     return found
 
 
+def bot_of(spec: str, seed: int) -> Bot:
+    """A registry bot, or `mcts-LEVEL:FIELD=VALUE...`: that level with its settings."""
+    name, *settings = spec.split(":")
+    if not settings:
+        return make_bot(name, seed)
+    return MctsBot(seed, custom_level(name.removeprefix("mcts-"), settings))
+
+
 def measure(levels: list[str], games: int, seed: int) -> dict[str, Any]:
     """Each level's CPU seconds on every position (levels rotated between positions)."""
     cpu: dict[str, list[float]] = {level: [] for level in levels}
@@ -51,7 +65,7 @@ def measure(levels: list[str], games: int, seed: int) -> dict[str, Any]:
         seen, legal = view(game, seat), game.legal_actions(seat)
         order = levels[p % len(levels) :] + levels[: p % len(levels)]
         for level in order:
-            bot = make_bot(level, mix_seed(seed, p))
+            bot = bot_of(level, mix_seed(seed, p))
             start = time.process_time()
             bot.choose(seen, legal)
             cpu[level].append(time.process_time() - start)
@@ -69,7 +83,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(json.dumps(measure(args.levels.split(","), args.games, args.seed)))
+    levels = args.levels.split(",")
+    try:
+        for spec in levels:
+            bot_of(spec, 0)  # a bad name or setting: one line, before any game is played
+    except ValueError as exc:
+        raise SystemExit(f"--levels: {exc}") from None
+    print(json.dumps(measure(levels, args.games, args.seed)))
 
 
 if __name__ == "__main__":

@@ -13,27 +13,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-from dataclasses import fields, replace
 from multiprocessing import Pool
-from typing import Any
 
 from skytotems.bots.arena import play_game
-from skytotems.bots.mcts import LEVELS, Level, MctsBot
+from skytotems.bots.mcts import LEVELS, Level, MctsBot, custom_level
 from skytotems.bots.solo import SoloTask, solo_tasks
 from skytotems.rules.options import GameOptions
-
-
-def parse_level(base: str, settings: list[str]) -> Level:
-    """The named level with `field=value` settings applied (values typed as the field's)."""
-    level = LEVELS[base]
-    kinds = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
-    changes: dict[str, Any] = {}
-    for item in settings:
-        name, _, text = item.partition("=")
-        if name not in kinds:
-            raise SystemExit(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
-        changes[name] = kinds[name](text)
-    return replace(level, **changes)
 
 
 def play(job: tuple[Level, SoloTask]) -> tuple[int, int, float]:
@@ -55,7 +40,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--totems", default="beginner")
     args = parser.parse_args()
-    level = parse_level(args.level, args.set)
+    try:
+        level = custom_level(args.level, args.set)
+    except ValueError as exc:
+        raise SystemExit(str(exc)) from None
     series = solo_tasks(f"mcts-{args.level}", args.last, args.seed, args.totems)
     tasks = [(level, task) for task in series[args.first :]]
     totals: list[int] = []

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 from skytotems import Game, GameOptions, PlacePedestal
 from skytotems.bots.mcts import LEVELS, Level, MctsBot
@@ -70,3 +73,18 @@ def first_real_turn() -> tuple[Game, int]:
         seat = game.decision.seats[0]
         game.apply(game.legal_actions(seat)[0])
     return game, game.decision.seats[0]
+
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def run_benchmark(
+    script: str, *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`python benchmarks/SCRIPT ARGS...` as a user runs it, its output captured."""
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "solo_search.py"
+from .bot_helpers import run_benchmark
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120
-    )
+    return run_benchmark("solo_search.py", *args)
 
 
 def test_a_changed_level_plays_the_named_games_and_prints_their_mean() -> None:

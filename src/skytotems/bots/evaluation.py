@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 from operator import itemgetter
 
 from ..rules.altar import Altar
@@ -112,6 +113,12 @@ def actions_left(game: Game, seat: int) -> tuple[int, int]:
     return ROUNDS - game.round + this_round + extra, 1
 
 
+def design_costs(game: Game) -> tuple[float, ...]:
+    """The effort of one pedestal of each design, by how many the bag still holds."""
+    bag = game.bag
+    return tuple([1.0 + 1.5 / (1 + bag[d]) for d in range(10)])
+
+
 def chance(need: float, actions: int, rate: float = 1.0) -> float:
     """Chance that a project `need` pedestals short is finished with `actions` left."""
     if need <= 0:
@@ -127,11 +134,19 @@ def chance_spread(actions: int, rate: float) -> float:
 
 
 WEIGHTS = Weights()
+
+
+@cache
+def _blessings(weights: Weights) -> tuple[float, ...]:
+    """`weights.blessings()`, once per weights (an estimator is made per searched leaf)."""
+    return weights.blessings()
+
+
 # A candidate totem site: (kind, cells, pedestals still needed, points when built).
 Site = tuple[int, tuple[int, ...], float, int]
 # The altar-dependent part of estimates (plan, goals, room), by weights then by all it
 # depends on (the altar's content, never its version), so a key never goes stale.
-_ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], float]] = {}
+_ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], tuple[int, float]]] = {}
 _ALTAR_PARTS_LIMIT = 100_000
 # An anchor cell, the totem kinds in play and the states of the cells around it.
 AnchorKey = tuple[object, ...]
@@ -145,13 +160,16 @@ _VALUED_LIMIT = 200_000
 class Estimator:
     """The estimate for one determinized game, with the bag-dependent costs precomputed."""
 
-    def __init__(self, game: Game, weights: Weights = WEIGHTS) -> None:
+    def __init__(
+        self, game: Game, weights: Weights = WEIGHTS, costs: tuple[float, ...] | None = None
+    ) -> None:
         self.game = game
         self.w = weights
-        self.blessing = weights.blessings()
-        bag = game.bag
-        # Cost of one pedestal of each design on an existing column: scarce designs cost more.
-        self.cost = [1.0 + 1.5 / (1 + bag[d]) for d in range(10)]
+        self.blessing = _blessings(weights)
+        # Cost of one pedestal of each design on an existing column: scarce designs cost
+        # more. A search passes the costs of its root position (`design_costs`), so that
+        # its leaves judge altars alike whatever their playouts drew.
+        self.cost = design_costs(game) if costs is None else costs
         self.cache = _ALTAR_PARTS.setdefault(weights, {})
         # `kind_sites` by altar version, then kind (-1: every kind).
         self.sites: dict[int, dict[int, list[Site]]] = {}
@@ -163,15 +181,18 @@ class Estimator:
         """Estimated final points of `seat`."""
         game = self.game
         altar = game.altars[seat]
-        score = altar.pedestal_points() + altar.totem_points()
-        score += sum(game.cards[c].points for c in game.revealed[seat])
+        cards = sum(game.cards[c].points for c in game.revealed[seat])
         if game.phase == "over":
-            return float(score)
+            return float(altar.pedestal_points() + altar.totem_points() + cards)
         actions, final_build = actions_left(game, seat)
-        return score + self.owed(seat) + self.altar_part(seat, altar, actions, final_build)
+        points, part = self.altar_part(seat, altar, actions, final_build)
+        return points + cards + self.owed(seat) + part
 
-    def altar_part(self, seat: int, altar: Altar, actions: int, final_build: int) -> float:
-        """What the altar prepares: its plan, its face-down goals and its room (cached)."""
+    def altar_part(
+        self, seat: int, altar: Altar, actions: int, final_build: int
+    ) -> tuple[int, float]:
+        """(the altar's points now: pedestals and totems; what it prepares: its plan, its
+        face-down goals and its room), cached together: both follow from its content."""
         game = self.game
         cards = game.cards
         cost = self.cost
@@ -194,8 +215,8 @@ class Estimator:
             game.cat_in_play,
             tuple([(cards[c].points, cards[c].mission) for c in game.goals[seat]]),
         )
-        part = self.cache.get(key)
-        if part is None:
+        entry = self.cache.get(key)
+        if entry is None:
             part = (
                 self.potential(altar, actions, final_build)
                 + self.goals(seat, altar, actions)
@@ -203,8 +224,8 @@ class Estimator:
             )
             if len(self.cache) >= _ALTAR_PARTS_LIMIT:
                 self.cache.clear()
-            self.cache[key] = part
-        return part
+            entry = self.cache[key] = (altar.pedestal_points() + altar.totem_points(), part)
+        return entry
 
     def owed(self, seat: int) -> float:
         """What the machine still owes `seat`: pool pedestals, clouds, rewards, blessings."""

@@ -43,9 +43,12 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, weights: Weights = WEIGHTS) -> None:
+    def __init__(
+        self, seed: int = 0, weights: Weights = WEIGHTS, costs: tuple[float, ...] | None = None
+    ) -> None:
         self.seed = seed
         self.weights = weights
+        self.costs = costs  # fixed design costs (a search's root), or None: the game's
 
     def choose(self, view: View, legal_actions: list[Action]) -> Action:
         """The legal action with the best estimated result for this seat (or both in solo)."""
@@ -84,7 +87,7 @@ class GreedyBot:
 
     def value(self, game: Game, seat: int, solo: bool) -> float:
         """The estimate this bot maximises: its seat's, or both altars' in solo."""
-        est = Estimator(game, self.weights)
+        est = Estimator(game, self.weights, self.costs)
         if solo:
             return sum(est.value(s) for s in range(game.n))
         return est.value(seat)

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
 
 from ..rules.actions import (
     Action,
@@ -57,7 +57,7 @@ from ..rules.grid import DIRECTIONS
 from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
 from .base import View, acting_seat, decision_rng, determinizations
-from .evaluation import Estimator
+from .evaluation import Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 
 
@@ -76,26 +76,48 @@ class Level:
     # How other seats choose their turn's action in playouts: "fast" (rules of thumb)
     # or "estimate" (the best of a few candidates by the heuristic estimate).
     opponent_turn: Literal["fast", "estimate"] = "fast"
+    # Which bag prices the designs in the estimate: each leaf's own ("leaf"), or the
+    # root position's ("root": one price for the whole search, so that altars met again
+    # in other playouts hit the estimate's memo; it pays where the other seats' turns
+    # are estimated, docs/bots.md "Faster search").
+    costs: Literal["leaf", "root"] = "leaf"
 
 
 LEVELS = {
     "easy": Level(iterations=12, determinizations=2, time_cap=0.5),
     "medium": Level(iterations=80, determinizations=4, time_cap=3.0),
     # The hard level explores twice as widely: with its budget and estimated replies
-    # that measured better than the default (docs/bots.md, "Search settings").
+    # that measured better than the default (docs/bots.md, "Search settings"). Its 400
+    # iterations take the time its 250 took before the search judged every leaf at
+    # its root's costs (docs/bots.md, "Faster search").
     "hard": Level(
-        iterations=250,
+        iterations=400,
         determinizations=8,
         time_cap=20.0,
         exploration=8.0,
         opponent_turn="estimate",
+        costs="root",
     ),
 }
 # The strongest opponent and the analysis level: the hard level with three times its
 # budget and twice its sampled games, sized to at most 2.5 s of one core per decision
 # (docs/bots.md, "The expert level").
-LEVELS["expert"] = replace(LEVELS["hard"], iterations=750, determinizations=16, time_cap=60.0)
+LEVELS["expert"] = replace(LEVELS["hard"], iterations=1200, determinizations=16, time_cap=60.0)
 MAX_PLAYOUT_STEPS = 400
+
+
+def custom_level(base: str, settings: list[str]) -> Level:
+    """The level named `base` with `FIELD=VALUE` settings applied, each value read as
+    its field's type (for benchmarks comparing a variant with a released level)."""
+    level = LEVELS[base]
+    kinds = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
+    changes: dict[str, Any] = {}
+    for item in settings:
+        name, _, text = item.partition("=")
+        if name not in kinds:
+            raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
+        changes[name] = kinds[name](text)
+    return replace(level, **changes)
 
 
 @dataclass
@@ -200,13 +222,14 @@ class Search:
         self.seat = seat
         self.solo = solo
         self.turn = turn_key(game)
-        self.greedy = GreedyBot(bot.seed)
+        self.costs = design_costs(game) if self.level.costs == "root" else None
+        self.greedy = GreedyBot(bot.seed, costs=self.costs)
 
     # ---------------------------------------------------------------- values
 
     def value(self, game: Game) -> float:
         """The bot's estimate minus its best opponent's (solo: both altars' sum)."""
-        est = Estimator(game)
+        est = Estimator(game, costs=self.costs)
         if self.solo:
             return sum(est.value(s) for s in range(game.n))
         mine = est.value(self.seat)
@@ -311,7 +334,7 @@ class Search:
             for action in prune(game, legal):
                 child = game.copy()
                 child.apply_fast(action)
-                value = Estimator(child).value(self.seat)
+                value = Estimator(child, costs=self.costs).value(self.seat)
                 if value > best_value:
                     best, best_value = action, value
             game.apply_fast(best)
@@ -338,7 +361,7 @@ class Search:
                         break
             legal = game.legal_actions(seat)
             if self.level.opponent_turn == "estimate" and decision.kind == "turn":
-                action = estimated_turn(game, seat, legal, rng, self.solo)
+                action = estimated_turn(game, seat, legal, rng, self.solo, self.costs)
             else:
                 action = fast_action(game, seat, legal, rng)
             game.apply_fast(action)
@@ -386,7 +409,14 @@ def fast_action(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
 ESTIMATED_TOTEMS = 3  # the highest-scoring totems an estimated turn considers
 
 
-def estimated_turn(game: Game, seat: int, legal: list[Action], rng: Rng, solo: bool) -> Action:
+def estimated_turn(
+    game: Game,
+    seat: int,
+    legal: list[Action],
+    rng: Rng,
+    solo: bool,
+    costs: tuple[float, ...] | None = None,
+) -> Action:
     """A turn's action for a playout seat: each slot (or the bag draw) and the few
     highest-scoring totems, each played out to the end of its turn by the fast policy
     and judged by the heuristic estimate (solo: both altars')."""
@@ -416,7 +446,7 @@ def estimated_turn(game: Game, seat: int, legal: list[Action], rng: Rng, solo: b
                 break
             acting = child.decision.seats[0]
             child.apply_fast(fast_action(child, acting, child.legal_actions(acting), rng))
-        est = Estimator(child)
+        est = Estimator(child, costs=costs)
         value = sum(est.value(s) for s in range(child.n)) if solo else est.value(seat)
         if value > best_value:
             best, best_value = action, value

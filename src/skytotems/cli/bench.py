@@ -13,8 +13,11 @@ and at least one game runs, so a tiny budget still measures something):
   uses it; compare it with `steps_per_second`.
 - `mcts_iterations_per_second`: mcts-hard's search on a fixed set of positions (top of
   a turn, reached by seeded random play in 2-player and solo games), each decided by a
-  fresh bot; the search's iterations over its time. It is not part of the time budget:
-  the positions are fixed, so runs compare like with like (a few seconds).
+  fresh bot; the search's iterations over its time. The budget stays the 250
+  iterations hard had when the figure was introduced (`SEARCH_ITERATIONS`), so that a
+  level given more iterations is not measured on deeper trees and warmer memos. It is
+  not part of the time budget: the positions are fixed, so runs compare like with like
+  (a few seconds).
 
 Game construction (dealing, shuffling) and the random choice are part of the timing.
 """
@@ -25,11 +28,12 @@ import json
 import platform
 import random
 import time
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from ..bots.mcts import MctsBot
+from ..bots.mcts import LEVELS, MctsBot
 from ..rules.engine import Game
 from ..rules.options import GameOptions
 from ..rules.view import view
@@ -46,6 +50,7 @@ SEARCH_POSITIONS = (
     (1, 5, 45),
     (1, 6, 75),
 )
+SEARCH_ITERATIONS = 250  # per position: mcts-hard's budget when the figure was introduced
 
 
 def _random_game(options: GameOptions, seed: int, chooser: random.Random, validated: bool) -> int:
@@ -101,7 +106,7 @@ def measure_search(positions: int = len(SEARCH_POSITIONS)) -> tuple[int, float]:
         game = search_position(players, seed, moves)
         seat = game.decision.seats[0]
         seen, legal = view(game, seat), game.legal_actions(seat)
-        bot = MctsBot(seed, level="hard")
+        bot = MctsBot(seed, level=replace(LEVELS["hard"], iterations=SEARCH_ITERATIONS))
         start = time.process_time()
         bot.choose(seen, legal)
         elapsed += time.process_time() - start

@@ -1,0 +1,27 @@
+"""The decision-time benchmark measures registry levels and their variants (docs/bots.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from .bot_helpers import run_benchmark
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_benchmark("decision_time.py", *args, timeout=300)
+
+
+def test_a_level_and_its_variant_are_timed_on_the_same_positions() -> None:
+    levels = "mcts-easy,mcts-easy:iterations=3:costs=leaf"
+    done = run("--levels", levels, "--games", "1", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert set(summary["mean_cpu_s"]) == set(levels.split(","))
+    assert summary["positions"] == len(done.stdout.splitlines()) - 1 > 0
+
+
+def test_an_unknown_field_of_a_variant_is_refused_by_name() -> None:
+    done = run("--levels", "mcts-easy:depth=3", "--games", "1")
+    assert done.returncode != 0
+    assert "unknown level field 'depth'" in done.stderr and "Traceback" not in done.stderr
