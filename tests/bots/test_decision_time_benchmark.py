@@ -25,3 +25,16 @@ def test_an_unknown_field_of_a_variant_is_refused_by_name() -> None:
     done = run("--levels", "mcts-easy:depth=3", "--games", "1")
     assert done.returncode != 0
     assert "unknown level field 'depth'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_misspelt_choice_or_level_of_a_variant_is_refused_not_measured_as_another() -> None:
+    """`costs=rot` used to be taken as it was, and the search, finding no "root",
+    measured the leaf costs under the variant's name; an unknown level was a traceback."""
+    for spec, words in (
+        ("mcts-hard:costs=rot", "costs must be one of leaf, root, not 'rot'"),
+        ("mcts-hard:iterations=many", "iterations must be an integer, not 'many'"),
+        ("greedy:iterations=3", "unknown level 'greedy'"),
+    ):
+        done = run("--levels", spec, "--games", "1")
+        assert done.returncode != 0, spec
+        assert words in done.stderr and "Traceback" not in done.stderr, done.stderr

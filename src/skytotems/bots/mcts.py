@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ..rules.actions import (
     Action,
@@ -108,15 +108,28 @@ MAX_PLAYOUT_STEPS = 400
 
 def custom_level(base: str, settings: list[str]) -> Level:
     """The level named `base` with `FIELD=VALUE` settings applied, each value read as
-    its field's type (for benchmarks comparing a variant with a released level)."""
+    its field's type (for benchmarks comparing a variant with a released level).
+
+    ValueError names what is wrong: an unknown level or field, a value that is not of
+    the field's type or, for a field of named choices, not one of them (a typo such as
+    `costs=rot` must not measure the default instead)."""
+    if base not in LEVELS:
+        raise ValueError(f"unknown level {base!r}; expected one of {', '.join(LEVELS)}")
     level = LEVELS[base]
-    kinds = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
+    hints = get_type_hints(Level)
     changes: dict[str, Any] = {}
     for item in settings:
         name, _, text = item.partition("=")
-        if name not in kinds:
-            raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
-        changes[name] = kinds[name](text)
+        if name not in hints:
+            raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(hints)}")
+        choices = get_args(hints[name]) if get_origin(hints[name]) is Literal else ()
+        if choices and text not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
+        try:
+            changes[name] = text if choices else hints[name](text)
+        except ValueError:
+            kind = "an integer" if hints[name] is int else "a number"
+            raise ValueError(f"{name} must be {kind}, not {text!r}") from None
     return replace(level, **changes)
 
 
