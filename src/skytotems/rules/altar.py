@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .grid import DIRECTIONS, START_TILE, cell_from_json
@@ -32,6 +32,14 @@ class PlacedTotem:
     kind: int
     cells: tuple[int, ...]
     height: int
+    # Totems key the bots' memos at every estimate: hashed once, not field by field.
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind, self.cells, self.height)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def points(self) -> int:
@@ -166,14 +174,10 @@ class Altar:
     def cloud_cells(self) -> list[int]:
         """All cells where a cloud may be placed now, ascending."""
         clouds = self.clouds
-        covered = self.covered
-        out = set()
-        for c in clouds:
-            for d in DIRECTIONS:
-                n = c + d
-                if n not in clouds and n not in covered:
-                    out.add(n)
-        return sorted(out)
+        around = {c + d for c in clouds for d in DIRECTIONS}
+        around -= clouds
+        around -= self.covered
+        return sorted(around)
 
     # --- changing (engine only) -----------------------------------------------
 

@@ -16,6 +16,7 @@ The engine always waits on exactly one decision (DESIGN.md §1). Kinds:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,11 +40,19 @@ PUBLIC_KIND = {kind: kind for kind in DECISION_KINDS} | {"end_turn": "turn"}
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A pending decision. `context` holds public facts in JSON form (pool, remaining...)."""
+    """A pending decision. `context` holds public facts in JSON form (pool, remaining...).
+
+    The engine shares one decision between games where its step decides it (a seat's
+    turn, a pool of the same designs...), so the context is read-only: copy it (as
+    `to_json` does) to change it."""
 
     kind: str
     seats: tuple[int, ...]
-    context: dict[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # The read-only context shows as the plain dict it reads as.
+        return f"Decision(kind={self.kind!r}, seats={self.seats!r}, context={dict(self.context)!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seats": list(self.seats), "context": dict(self.context)}

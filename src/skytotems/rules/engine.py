@@ -11,6 +11,7 @@ Nothing here knows about bots, servers or screens.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from types import MappingProxyType
 from typing import Any, TypeVarTuple
 
 from .actions import (
@@ -61,7 +62,7 @@ from .events import (
     TurnStarted,
 )
 from .grid import cell_to_json, format_cell
-from .options import ROUNDS, SLOTS_BY_SEATS, GameOptions
+from .options import ROUNDS, SLOTS_BY_SEATS, TOTAL_SLOTS, GameOptions
 from .pieces import DESIGN_NAMES, T_CAT, T_DRAGON, T_HORSE, T_WOLF, TOTEM_NAMES, full_bag
 from .rng import Rng
 from .scoring import final_places, score_sheet
@@ -85,7 +86,7 @@ from .steps import (
     TopOfTurn,
     WolfBlessing,
 )
-from .totems import build_totem, cat_cells, sites
+from .totems import build_totem, cat_cells, cat_owed, sites
 
 # Which action types answer which decision kind.
 ANSWERS: dict[str, tuple[type[Action], ...]] = {
@@ -117,6 +118,50 @@ _CLOUDS_OWED = {
     why: tuple(tuple(CloudsOwed(s, r, why) for s in _SEATS) for r in range(4))
     for why in CLOUD_REASONS
 }
+
+
+# Decisions that follow from their step alone (and the pool's designs) are shared the
+# same way, built once: their contexts are read-only mappings, so no consumer can change
+# another game's. The pool and cloud decisions are kept as they come up (bounded).
+def _read_only_decision(kind: str, seat: int, **context: Any) -> Decision:
+    return Decision(kind, (seat,), MappingProxyType(context))
+
+
+def _shared(
+    cache: dict[Any, Decision], key: object, kind: str, seat: int, **context: Any
+) -> Decision:
+    """`_read_only_decision(...)`, kept in `cache` under `key` (emptied when too large)."""
+    if len(cache) >= _INTERNED_LIMIT:
+        cache.clear()
+    decision = cache[key] = _read_only_decision(kind, seat, **context)
+    return decision
+
+
+_TURN_DECISIONS = {
+    m: tuple(_read_only_decision("turn", s, mode=m, acted=False) for s in _SEATS)
+    for m in TURN_MODES
+}
+_END_TURN_DECISIONS = {
+    m: tuple(_read_only_decision("end_turn", s, mode=m, acted=True) for s in _SEATS)
+    for m in TURN_MODES
+}
+_SEAT_DECISIONS = {
+    kind: tuple(_read_only_decision(kind, s) for s in _SEATS)
+    for kind in ("choose_cat", "dragon_build", "last_reveal")
+}
+_REWARD_DECISIONS = tuple(_read_only_decision("choose_design", s, purpose="reward") for s in _SEATS)
+_POOL_DECISIONS: dict[Any, Decision] = {}
+_CLOUD_DECISIONS: dict[Any, Decision] = {}
+# Actions of the small kinds, one instance per value (see `_place_pedestals`).
+_RETURN_PEDESTAL = tuple(
+    tuple(ReturnPedestal(s, d) for d in range(len(DESIGN_NAMES))) for s in _SEATS
+)
+_CHOOSE_DESIGN = tuple(tuple(ChooseDesign(s, d) for d in range(len(DESIGN_NAMES))) for s in _SEATS)
+_TAKE_SLOT = tuple(tuple(TakeSlot(s, i) for i in range(TOTAL_SLOTS)) for s in _SEATS)
+_DRAW_FROM_BAG = tuple(DrawFromBag(s) for s in _SEATS)
+_PASS = tuple(Pass(s) for s in _SEATS)
+_END_TURN = tuple(EndTurn(s) for s in _SEATS)
+_WOLF_STOP = tuple(WolfStop(s) for s in _SEATS)
 
 
 class Game:
@@ -398,7 +443,7 @@ class Game:
                     return
                 stack.pop()
             elif type(step) is CatCheck:
-                if self.cat_in_play and cat_cells(self.altars[step.seat]):
+                if self.cat_in_play and cat_owed(self.altars[step.seat]):
                     return
                 stack.pop()
             elif type(step) is AfterAction:
@@ -461,35 +506,45 @@ class Game:
     def _make_decision(self) -> Decision:
         step = self._stack[-1]
         if type(step) is OpenPool:
-            pool = [DESIGN_NAMES[d] for d in sorted(self.pool)]
-            return Decision("place_pedestal", (step.seat,), {"pool": pool})
+            key: tuple[object, ...] = (step.seat, *sorted(self.pool))
+            decision = _POOL_DECISIONS.get(key)
+            if decision is None:
+                pool = [DESIGN_NAMES[d] for d in sorted(self.pool)]
+                decision = _shared(_POOL_DECISIONS, key, "place_pedestal", step.seat, pool=pool)
+            return decision
         if type(step) is TopOfTurn:
-            return Decision("turn", (step.seat,), {"mode": step.mode, "acted": False})
+            return _TURN_DECISIONS[step.mode][step.seat]
         if type(step) is CloudsOwed:
-            context = {"remaining": step.remaining, "why": step.why}
-            return Decision("place_cloud", (step.seat,), context)
+            key = (step.seat, step.remaining, step.why)
+            decision = _CLOUD_DECISIONS.get(key)
+            if decision is None:
+                decision = _shared(
+                    _CLOUD_DECISIONS, key, "place_cloud", step.seat,
+                    remaining=step.remaining, why=step.why,
+                )  # fmt: skip
+            return decision
         if type(step) is WolfBlessing:
             remaining = [cell_to_json(c) for c in step.remaining]
-            return Decision("wolf_blessing", (step.seat,), {"remaining": remaining})
+            return _read_only_decision("wolf_blessing", step.seat, remaining=remaining)
         if type(step) is StartingChoice:
             seats = tuple(s for s in range(self.n) if self.start_cards[s] is None)
             chosen = [s for s in range(self.n) if self.start_cards[s] is not None]
-            return Decision("choose_start", seats, {"chosen": chosen})
+            return Decision("choose_start", seats, MappingProxyType({"chosen": chosen}))
         if type(step) is EndOfTurnPrompt:
-            return Decision("end_turn", (step.seat,), {"mode": step.mode, "acted": True})
+            return _END_TURN_DECISIONS[step.mode][step.seat]
         if type(step) is CatCheck:
-            return Decision("choose_cat", (step.seat,), {})
+            return _SEAT_DECISIONS["choose_cat"][step.seat]
         if type(step) is RevealReward:
-            return Decision("choose_design", (step.seat,), {"purpose": "reward"})
+            return _REWARD_DECISIONS[step.seat]
         if type(step) is CatBlessing:
             cat: dict[str, Any] = {"purpose": "cat"}
             if step.first >= 0:
                 cat["first"] = DESIGN_NAMES[step.first]
-            return Decision("choose_design", (step.seat,), cat)
+            return Decision("choose_design", (step.seat,), MappingProxyType(cat))
         if type(step) is DragonBuild:
-            return Decision("dragon_build", (step.seat,), {})
+            return _SEAT_DECISIONS["dragon_build"][step.seat]
         if type(step) is LastReveals:
-            return Decision("last_reveal", (step.seat,), {})
+            return _SEAT_DECISIONS["last_reveal"][step.seat]
         raise AssertionError(f"no decision for step {step!r}")  # pragma: no cover
 
     def _generate_legal(self, seat: int) -> list[Action]:
@@ -499,16 +554,16 @@ class Game:
             altar = self.altars[seat]
             for d in sorted(set(self.pool)):
                 out.extend(_place_pedestals(seat, d, altar.pedestal_cells(d)))
-                out.append(ReturnPedestal(seat, d))
+                out.append(_RETURN_PEDESTAL[seat][d])
             # Open point, unless in the last reveals (one card at a time) or while a cat
             # is owed: a column of height >= 6 waits for its cat (RULES.md §12).
-            if self.phase != "last_reveals" and not (self.cat_in_play and cat_cells(altar)):
+            if self.phase != "last_reveals" and not (self.cat_in_play and cat_owed(altar)):
                 out.extend(Reveal(seat, c) for c in self.revealable(seat))
         elif type(step) is TopOfTurn:
             out.extend(Reveal(seat, c) for c in self.revealable(seat))
             if step.mode == "final":
                 out.extend(self.totem_options(seat))
-                out.append(Pass(seat))
+                out.append(_PASS[seat])
             else:
                 out.extend(self._build_pedestal_actions(seat))
                 out.extend(self.totem_options(seat))
@@ -517,27 +572,27 @@ class Game:
         elif type(step) is WolfBlessing:
             stacks = self.altars[seat].stacks
             out.extend(WolfTake(seat, c) for c in step.remaining if self.bag[stacks[c][0]])
-            out.append(WolfStop(seat))
+            out.append(_WOLF_STOP[seat])
         elif type(step) is StartingChoice:
             out.extend(ChooseStart(seat, c) for c in self.hands[seat])
         elif type(step) is CatCheck:
             out.extend(ChooseCat(seat, c) for c in cat_cells(self.altars[seat]))
         elif type(step) is RevealReward or type(step) is CatBlessing:
             first = step.first if type(step) is CatBlessing else -1
-            out.extend(
-                ChooseDesign(seat, d) for d, count in enumerate(self.bag) if count and d != first
-            )
+            choose = _CHOOSE_DESIGN[seat]
+            out.extend(choose[d] for d, count in enumerate(self.bag) if count and d != first)
         elif type(step) is DragonBuild:
             out.extend(self._build_pedestal_actions(seat))
         elif type(step) is EndOfTurnPrompt or type(step) is LastReveals:
             out.extend(Reveal(seat, c) for c in self.revealable(seat))
-            out.append(EndTurn(seat))
+            out.append(_END_TURN[seat])
         return out
 
     def _build_pedestal_actions(self, seat: int) -> list[Action]:
         """Take a non-empty slot, or draw 2 from the bag when every slot is empty (§5)."""
-        slots: list[Action] = [TakeSlot(seat, i) for i, s in enumerate(self.slots) if s]
-        return slots or [DrawFromBag(seat)]
+        take = _TAKE_SLOT[seat]
+        slots: list[Action] = [take[i] for i, s in enumerate(self.slots) if s]
+        return slots or [_DRAW_FROM_BAG[seat]]
 
     # ----------------------------------------------------------------- handlers
 

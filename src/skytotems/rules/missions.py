@@ -76,6 +76,8 @@ class Mission:
     params: tuple[tuple[str, object], ...] = ()
     _spec: MissionType = field(init=False, repr=False, compare=False, hash=False)
     _kwargs: dict[str, Any] = field(init=False, repr=False, compare=False, hash=False)
+    # Missions key the bots' memos at every estimate: hashed once, not field by field.
+    _hash: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         spec = MISSION_TYPES.get(self.type) if isinstance(self.type, str) else None
@@ -109,6 +111,10 @@ class Mission:
         object.__setattr__(self, "params", params)
         object.__setattr__(self, "_spec", spec)
         object.__setattr__(self, "_kwargs", dict(params))
+        object.__setattr__(self, "_hash", hash((self.type, params)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def of(cls, type: str, **params: object) -> Mission:

@@ -23,10 +23,20 @@ def bird_sites(altar: Altar) -> list[tuple[int, ...]]:
         h = len(stack)
         if h < 2 or corner in covered:
             continue
-        arms_x = [n for n in (corner - RIGHT, corner + RIGHT) if _free_height(altar, n) == h]
+        # An arm is an uncovered column of the corner's height (heights inlined: this
+        # runs at every turn's totem options).
+        arms_x = [
+            n
+            for n in (corner - RIGHT, corner + RIGHT)
+            if n not in covered and len(stacks.get(n, ())) == h
+        ]
         if not arms_x:
             continue
-        arms_y = [n for n in (corner - DOWN, corner + DOWN) if _free_height(altar, n) == h]
+        arms_y = [
+            n
+            for n in (corner - DOWN, corner + DOWN)
+            if n not in covered and len(stacks.get(n, ())) == h
+        ]
         for a in arms_x:
             for b in arms_y:
                 found.add(tuple(sorted((corner, a, b))))
@@ -46,7 +56,7 @@ def wolf_sites(altar: Altar) -> list[tuple[int, ...]]:
         for d in (RIGHT, DOWN):
             gap = leg + d
             other = gap + d
-            if gap in covered or _free_height(altar, other) != h:
+            if gap in covered or other in covered or len(stacks.get(other, ())) != h:
                 continue
             gap_stack = stacks.get(gap)
             if gap_stack and len(gap_stack) > h:
@@ -101,6 +111,15 @@ def cat_cells(altar: Altar) -> list[int]:
     return sorted(
         c for c, stack in altar.stacks.items() if len(stack) >= CAT_HEIGHT and c not in covered
     )
+
+
+def cat_owed(altar: Altar) -> bool:
+    """Whether any cat is owed (`bool(cat_cells(altar))`, asked at every pedestal)."""
+    covered = altar.covered
+    for c, stack in altar.stacks.items():  # noqa: SIM110 (a loop: any() of a generator is slower)
+        if len(stack) >= CAT_HEIGHT and c not in covered:
+            return True
+    return False
 
 
 SITE_FINDERS = {
