@@ -42,9 +42,11 @@ def _positions() -> list[Game]:
 def _forget_memos() -> None:
     evaluation._ANCHOR_SITES.clear()
     evaluation._RECIPES.clear()
-    evaluation._READY.clear()
-    evaluation._VALUED.clear()
-    evaluation._ALTAR_PARTS.clear()
+    # The memos by weights are emptied, not dropped: estimators of the default weights
+    # hold them (`evaluation._DEFAULT_MEMOS`).
+    for by_weights in (evaluation._READY, evaluation._VALUED, evaluation._ALTAR_PARTS):
+        for memo in by_weights.values():
+            memo.clear()
 
 
 def _estimates(game: Game) -> list[float]:

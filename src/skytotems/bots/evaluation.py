@@ -148,6 +148,12 @@ Site = tuple[int, tuple[int, ...], float, int]
 # depends on (the altar's content, never its version), so a key never goes stale.
 _ALTAR_PARTS: dict[Weights, dict[tuple[object, ...], tuple[int, float]]] = {}
 _ALTAR_PARTS_LIMIT = 100_000
+# `altar_part` by (altar version, actions left, final build, the seat's goal cards), for
+# the estimators of one search, which share their costs and their games' options and
+# cards (copies of one determinization): a version names one content, and looking it up
+# spares building and hashing the content key. Scoped to a search, never the process:
+# an altar unpickled from another process may carry a version this one also issues.
+AltarMemo = dict[tuple[int, int, int, tuple[str, ...]], tuple[int, float]]
 # An anchor cell, the totem kinds in play and the states of the cells around it.
 AnchorKey = tuple[object, ...]
 # A plan candidate: (value, cells, whether the build is free: a horse or a cat).
@@ -161,16 +167,24 @@ class Estimator:
     """The estimate for one determinized game, with the bag-dependent costs precomputed."""
 
     def __init__(
-        self, game: Game, weights: Weights = WEIGHTS, costs: tuple[float, ...] | None = None
+        self,
+        game: Game,
+        weights: Weights = WEIGHTS,
+        costs: tuple[float, ...] | None = None,
+        altar_memo: AltarMemo | None = None,
     ) -> None:
         self.game = game
         self.w = weights
-        self.blessing = _blessings(weights)
+        # The memos by weights; the default weights' without hashing them (an estimator
+        # is made per searched leaf, and Weights hashes field by field).
+        memos = _DEFAULT_MEMOS if weights is WEIGHTS else _memos_for(weights)
+        self.blessing, self.cache, self.valued_memo, self.ready_memo = memos
         # Cost of one pedestal of each design on an existing column: scarce designs cost
         # more. A search passes the costs of its root position (`design_costs`), so that
         # its leaves judge altars alike whatever their playouts drew.
         self.cost = design_costs(game) if costs is None else costs
-        self.cache = _ALTAR_PARTS.setdefault(weights, {})
+        # `altar_part` by altar version, for estimators of one search (`AltarMemo`).
+        self.altar_memo = altar_memo
         # `kind_sites` by altar version, then kind (-1: every kind).
         self.sites: dict[int, dict[int, list[Site]]] = {}
         self.anchors: dict[int, list[AnchorKey]] = {}  # `anchor_keys` by altar version
@@ -194,6 +208,12 @@ class Estimator:
         """(the altar's points now: pedestals and totems; what it prepares: its plan, its
         face-down goals and its room), cached together: both follow from its content."""
         game = self.game
+        by_version = self.altar_memo
+        if by_version is not None:
+            version_key = (altar.version, actions, final_build, tuple(game.goals[seat]))
+            found = by_version.get(version_key)
+            if found is not None:
+                return found
         cards = game.cards
         cost = self.cost
         stacks = altar.stacks
@@ -225,6 +245,10 @@ class Estimator:
             if len(self.cache) >= _ALTAR_PARTS_LIMIT:
                 self.cache.clear()
             entry = self.cache[key] = (altar.pedestal_points() + altar.totem_points(), part)
+        if by_version is not None:
+            if len(by_version) >= _ALTAR_PARTS_LIMIT:
+                by_version.clear()
+            by_version[version_key] = entry
         return entry
 
     def owed(self, seat: int) -> float:
@@ -287,7 +311,7 @@ class Estimator:
         # Valued per anchor cell, memoised: an anchor's sites and these figures
         # decide its entries (the wolf's blessing only where it has wolf sites).
         wolf = wolf_blessing if T_WOLF in game.buildable_kinds else 0.0
-        by_figures = _VALUED.setdefault(w, {})
+        by_figures = self.valued_memo
         memo = by_figures.get((gaining, wolf))
         if memo is None or len(memo) >= _VALUED_LIMIT:
             memo = by_figures[(gaining, wolf)] = {}
@@ -376,7 +400,7 @@ class Estimator:
         need is at least its recipe's sum at costs of 1.0 and a value at most the
         value there: a recipe whose bound is below the threshold is left out.
         """
-        memo = _READY.setdefault(self.w, {})
+        memo = self.ready_memo
         key = (heights, gaining, wolf_blessing)
         found = memo.get(key)
         if found is not None:
@@ -511,6 +535,25 @@ Ready = tuple[float, tuple[int, ...], bool, int, int, float, int, float, int, fl
 # those that may reach the plan's threshold at some costs; bounded.
 _READY: dict[Weights, dict[tuple[object, ...], tuple[Ready, ...]]] = {}
 _READY_LIMIT = 100_000
+Memos = tuple[
+    tuple[float, ...],
+    dict[tuple[object, ...], tuple[int, float]],
+    dict[tuple[int, float], dict[AnchorKey, tuple[Valued, ...]]],
+    dict[tuple[object, ...], tuple[Ready, ...]],
+]
+
+
+def _memos_for(weights: Weights) -> Memos:
+    """The blessings and the memos of an estimator with `weights`."""
+    return (
+        _blessings(weights),
+        _ALTAR_PARTS.setdefault(weights, {}),
+        _VALUED.setdefault(weights, {}),
+        _READY.setdefault(weights, {}),
+    )
+
+
+_DEFAULT_MEMOS = _memos_for(WEIGHTS)
 # Below this, a bound of a candidate's value is surely below the plan's threshold
 # (0.05), floating-point rounding included.
 _SURELY_BELOW = 0.05 * (1 - 1e-9)

@@ -18,7 +18,7 @@ from ..rules.actions import Action, PlaceCloud, PlacePedestal, Reveal
 from ..rules.engine import Game
 from ..rules.grid import DIRECTIONS
 from .base import View, acting_seat, decision_rng, determinizations
-from .evaluation import WEIGHTS, Estimator, Weights
+from .evaluation import WEIGHTS, AltarMemo, Estimator, Weights
 
 # Decisions that continue the same turn and that a look-ahead plays through.
 FOLLOW_UPS = frozenset(
@@ -44,11 +44,16 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(
-        self, seed: int = 0, weights: Weights = WEIGHTS, costs: tuple[float, ...] | None = None
+        self,
+        seed: int = 0,
+        weights: Weights = WEIGHTS,
+        costs: tuple[float, ...] | None = None,
+        altar_memo: AltarMemo | None = None,
     ) -> None:
         self.seed = seed
         self.weights = weights
         self.costs = costs  # fixed design costs (a search's root), or None: the game's
+        self.altar_memo = altar_memo  # a search's memo of altar parts (with fixed costs)
 
     def choose(self, view: View, legal_actions: list[Action]) -> Action:
         """The legal action with the best estimated result for this seat (or both in solo)."""
@@ -87,7 +92,7 @@ class GreedyBot:
 
     def value(self, game: Game, seat: int, solo: bool) -> float:
         """The estimate this bot maximises: its seat's, or both altars' in solo."""
-        est = Estimator(game, self.weights, self.costs)
+        est = Estimator(game, self.weights, self.costs, self.altar_memo)
         if solo:
             return sum(est.value(s) for s in range(game.n))
         return est.value(seat)

@@ -57,7 +57,7 @@ from ..rules.grid import DIRECTIONS
 from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
 from .base import View, acting_seat, decision_rng, determinizations
-from .evaluation import Estimator, design_costs
+from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 
 
@@ -236,13 +236,20 @@ class Search:
         self.solo = solo
         self.turn = turn_key(game)
         self.costs = design_costs(game) if self.level.costs == "root" else None
-        self.greedy = GreedyBot(bot.seed, costs=self.costs)
+        # Altar parts by version, shared by this search's estimates: only with the root's
+        # costs, since an estimate at a leaf's own costs differs from leaf to leaf.
+        self.altar_memo: AltarMemo | None = {} if self.costs is not None else None
+        self.greedy = GreedyBot(bot.seed, costs=self.costs, altar_memo=self.altar_memo)
 
     # ---------------------------------------------------------------- values
 
+    def estimator(self, game: Game) -> Estimator:
+        """The heuristic estimate of `game` at this search's costs, with its memo."""
+        return Estimator(game, costs=self.costs, altar_memo=self.altar_memo)
+
     def value(self, game: Game) -> float:
         """The bot's estimate minus its best opponent's (solo: both altars' sum)."""
-        est = Estimator(game, costs=self.costs)
+        est = self.estimator(game)
         if self.solo:
             return sum(est.value(s) for s in range(game.n))
         mine = est.value(self.seat)
@@ -347,7 +354,7 @@ class Search:
             for action in prune(game, legal):
                 child = game.copy()
                 child.apply_fast(action)
-                value = Estimator(child, costs=self.costs).value(self.seat)
+                value = self.estimator(child).value(self.seat)
                 if value > best_value:
                     best, best_value = action, value
             game.apply_fast(best)
@@ -374,7 +381,9 @@ class Search:
                         break
             legal = game.legal_actions(seat)
             if self.level.opponent_turn == "estimate" and decision.kind == "turn":
-                action = estimated_turn(game, seat, legal, rng, self.solo, self.costs)
+                action = estimated_turn(
+                    game, seat, legal, rng, self.solo, self.costs, self.altar_memo
+                )
             else:
                 action = fast_action(game, seat, legal, rng)
             game.apply_fast(action)
@@ -429,10 +438,12 @@ def estimated_turn(
     rng: Rng,
     solo: bool,
     costs: tuple[float, ...] | None = None,
+    altar_memo: AltarMemo | None = None,
 ) -> Action:
     """A turn's action for a playout seat: each slot (or the bag draw) and the few
     highest-scoring totems, each played out to the end of its turn by the fast policy
-    and judged by the heuristic estimate (solo: both altars')."""
+    and judged by the heuristic estimate (solo: both altars'); `altar_memo` is the
+    search's, with its fixed `costs`."""
     altar = game.altars[seat]
     totems: list[tuple[int, Action]] = []
     candidates: list[Action] = []
@@ -459,7 +470,7 @@ def estimated_turn(
                 break
             acting = child.decision.seats[0]
             child.apply_fast(fast_action(child, acting, child.legal_actions(acting), rng))
-        est = Estimator(child, costs=costs)
+        est = Estimator(child, costs=costs, altar_memo=altar_memo)
         value = sum(est.value(s) for s in range(child.n)) if solo else est.value(seat)
         if value > best_value:
             best, best_value = action, value
