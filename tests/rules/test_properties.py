@@ -423,3 +423,32 @@ def test_copies_and_pickles_play_on_identically(
     expected = result_of(finish(game))
     for result in results:
         assert result == expected
+
+
+@PROPERTY_SETTINGS
+@given(options=options_strategy, seed=seeds, chooser_seed=seeds, cut=st.integers(0, 150))
+def test_a_copy_played_on_leaves_the_original_unchanged(
+    options: GameOptions, seed: int, chooser_seed: int, cut: int
+) -> None:
+    """`Game.copy` (the search's workhorse) shares nothing mutable: playing a copy to its
+    end leaves the original's views, history and legal actions as they were, and the
+    original then plays on exactly as a twin that was never copied."""
+
+    def play_a_copy(game: Game, step: int) -> None:
+        if step != cut:
+            return
+        views, history = all_views(game), list(game.history)
+        legal = game.legal_actions(game.decision.seats[0])
+        copy = game.copy()
+        chooser = Rng(chooser_seed)
+        while not copy.is_over:
+            actions = copy.legal_actions(copy.decision.seats[0])
+            copy.apply_fast(actions[chooser.below(len(actions))])
+        assert all_views(game) == views
+        assert game.history == history
+        assert game.legal_actions(game.decision.seats[0]) == legal
+
+    copied = play(options, seed, chooser_seed, True, play_a_copy)
+    twin = play(options, seed, chooser_seed, True)
+    assert result_of(copied) == result_of(twin)
+    assert all_views(copied) == all_views(twin)

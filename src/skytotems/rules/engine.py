@@ -234,25 +234,27 @@ class Game:
     # ------------------------------------------------------------------ copying
 
     def copy(self) -> Game:
-        """A fully independent copy, cheap enough for search."""
+        """A fully independent copy, cheap enough for search: the state's dict is copied
+        whole, then its mutable parts (a search copies games at every estimate)."""
+        state = self.__dict__.copy()
+        state["rng"] = self.rng.copy()
+        state["altars"] = [a.copy() for a in self.altars]
+        state["bag"] = self.bag[:]
+        state["slots"] = [s[:] for s in self.slots]
+        state["start_cards"] = self.start_cards[:]
+        state["hands"] = self.hands[:]
+        state["goals"] = [g[:] for g in self.goals]
+        state["revealed"] = [r[:] for r in self.revealed]
+        state["box"] = self.box[:]
+        state["pool"] = self.pool[:]
+        state["_stack"] = self._stack[:]
+        state["history"] = self.history[:]
+        state["_events"] = None
+        state["_legal"] = self._legal.copy()
+        state["_reveal_cache"] = self._reveal_cache.copy()
+        state["_site_cache"] = self._site_cache.copy()
         other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
-        other.rng = self.rng.copy()
-        other.altars = [a.copy() for a in self.altars]
-        other.bag = list(self.bag)
-        other.slots = [list(s) for s in self.slots]
-        other.start_cards = list(self.start_cards)
-        other.hands = list(self.hands)
-        other.goals = [list(g) for g in self.goals]
-        other.revealed = [list(r) for r in self.revealed]
-        other.box = list(self.box)
-        other.pool = list(self.pool)
-        other._stack = list(self._stack)
-        other.history = list(self.history)
-        other._events = None
-        other._legal = dict(self._legal)
-        other._reveal_cache = dict(self._reveal_cache)
-        other._site_cache = dict(self._site_cache)
+        other.__dict__ = state
         return other
 
     def __getstate__(self) -> dict[str, Any]:
