@@ -4,6 +4,7 @@ change what another game asks; copies (to_json, public) are the caller's to chan
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -53,3 +54,19 @@ def test_decision_repr_reads_as_a_plain_dict() -> None:
         f"context={dict(decision.context)!r})"
     )
     assert "mappingproxy" not in repr(decision)
+
+
+def test_a_pool_changed_in_one_games_json_is_not_changed_in_anothers() -> None:
+    """Two games waiting on the same pool share its decision: the pool list of one's
+    `to_json` (or public form) is the caller's, not the shared decision's."""
+    pools = [
+        decision
+        for _, decision in _decisions_of_random_games(3)
+        if decision.kind == "place_pedestal"  # type: ignore[attr-defined]
+    ]
+    decision = pools[0]
+    before = json.loads(json.dumps(decision.to_json()))  # type: ignore[attr-defined]
+    as_json = decision.to_json()  # type: ignore[attr-defined]
+    as_json["context"]["pool"].append("changed")
+    decision.public().context["pool"].append("changed")  # type: ignore[attr-defined]
+    assert decision.to_json() == before  # type: ignore[attr-defined]

@@ -55,8 +55,13 @@ class Decision:
         return f"Decision(kind={self.kind!r}, seats={self.seats!r}, context={dict(self.context)!r})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seats": list(self.seats), "context": dict(self.context)}
+        return {"kind": self.kind, "seats": list(self.seats), "context": self._own_context()}
+
+    def _own_context(self) -> dict[str, Any]:
+        """The context as the caller's to change: its lists (a pool's designs, cells)
+        copied too, since a shared decision's lists are other games' as well."""
+        return {k: list(v) if isinstance(v, list) else v for k, v in self.context.items()}
 
     def public(self) -> Decision:
         """The decision as seats other than its owner see it (RULES.md §11)."""
-        return Decision(PUBLIC_KIND[self.kind], self.seats, dict(self.context))
+        return Decision(PUBLIC_KIND[self.kind], self.seats, self._own_context())
