@@ -10,16 +10,18 @@ import random
 import pytest
 
 from skytotems import Game, GameOptions
+from skytotems.rules.decisions import Decision
 
 
-def _decisions_of_random_games(games: int) -> list[tuple[Game, object]]:
+def _decisions_of_random_games(games: int) -> list[Decision]:
+    """Every decision met in `games` seeded random 2-player games, in order."""
     chooser = random.Random(7)
-    seen: list[tuple[Game, object]] = []
+    seen: list[Decision] = []
     for seed in range(games):
         game = Game(GameOptions(players=2), seed)
         while not game.is_over:
             decision = game.decision
-            seen.append((game, decision))
+            seen.append(decision)
             actions = game.legal_actions(decision.seats[0])
             game.apply_fast(actions[chooser.randrange(len(actions))])
     return seen
@@ -27,9 +29,9 @@ def _decisions_of_random_games(games: int) -> list[tuple[Game, object]]:
 
 def test_decision_context_is_read_only() -> None:
     """A decision's context refuses changes: the same object may be another game's."""
-    for _, decision in _decisions_of_random_games(2):
+    for decision in _decisions_of_random_games(2):
         with pytest.raises(TypeError):
-            decision.context["mode"] = "changed"  # type: ignore[attr-defined, index]
+            decision.context["mode"] = "changed"  # type: ignore[index]
 
 
 def test_copies_of_a_shared_context_are_the_callers() -> None:
@@ -41,7 +43,7 @@ def test_copies_of_a_shared_context_are_the_callers() -> None:
     as_json["context"]["mode"] = "changed"
     public = decision.public()
     assert isinstance(public.context, dict)
-    public.context["mode"] = "changed"  # type: ignore[index]
+    public.context["mode"] = "changed"
     assert Game(GameOptions(players=2), 3).decision.to_json() == before
     assert game.decision.to_json() == before
 
@@ -59,14 +61,10 @@ def test_decision_repr_reads_as_a_plain_dict() -> None:
 def test_a_pool_changed_in_one_games_json_is_not_changed_in_anothers() -> None:
     """Two games waiting on the same pool share its decision: the pool list of one's
     `to_json` (or public form) is the caller's, not the shared decision's."""
-    pools = [
-        decision
-        for _, decision in _decisions_of_random_games(3)
-        if decision.kind == "place_pedestal"  # type: ignore[attr-defined]
-    ]
+    pools = [d for d in _decisions_of_random_games(3) if d.kind == "place_pedestal"]
     decision = pools[0]
-    before = json.loads(json.dumps(decision.to_json()))  # type: ignore[attr-defined]
-    as_json = decision.to_json()  # type: ignore[attr-defined]
+    before = json.loads(json.dumps(decision.to_json()))
+    as_json = decision.to_json()
     as_json["context"]["pool"].append("changed")
-    decision.public().context["pool"].append("changed")  # type: ignore[attr-defined]
-    assert decision.to_json() == before  # type: ignore[attr-defined]
+    decision.public().context["pool"].append("changed")
+    assert decision.to_json() == before
