@@ -25,6 +25,7 @@ from skytotems import (
     TakeSlot,
     cell,
     game_from_position,
+    native,
     score_sheet,
     solo_band,
     view,
@@ -133,6 +134,8 @@ def test_bench_json_with_a_tiny_budget() -> None:
     # 4 seats take more actions per game than 2 (every seat plays every round)
     assert data["mean_steps_4p"] > data["mean_steps_2p"]
     assert data["mcts_positions"] == 1
+    # which path was measured: this process's (the same install, the same decision)
+    assert data["compiled"] is native.is_compiled()
 
 
 def test_bench_search_positions_are_turns_with_a_choice() -> None:

@@ -10,6 +10,8 @@ The public API of the rules engine (see README.md and docs/api.md):
 3
 """
 
+# First: importing it decides whether the compiled modules or their sources run.
+from . import native  # noqa: F401
 from .rules.actions import (
     ACTION_TYPES,
     Action,

@@ -30,6 +30,11 @@ from skytotems.server import Settings, analysis_store, store
 
 CHEAP = {"analysis_level": "fast", "analysis_determinizations": 2}
 CHEAP_ENV = {"SKYTOTEMS_ANALYSIS_LEVEL": "fast", "SKYTOTEMS_ANALYSIS_DETERMINIZATIONS": "2"}
+# The kill tests' jobs: long enough to be killed half-way (with 2 sampled games the
+# compiled search analysed a whole game in 0.7 s, and a kill at the first stored
+# decisions, 0.5 s in, came after the job had finished)
+RESUMABLE = {"analysis_level": "fast", "analysis_determinizations": 8}
+RESUMABLE_ENV = {**CHEAP_ENV, "SKYTOTEMS_ANALYSIS_DETERMINIZATIONS": "8"}
 BOTS = [{"type": "bot", "level": "random"}, {"type": "bot", "level": "random"}]
 
 
@@ -224,7 +229,9 @@ def test_new_jobs_are_rate_limited_per_address_with_retry_after(
 def test_a_killed_worker_process_is_replaced_and_its_job_resumed(tmp_path: Path) -> None:
     """kill -9 of the analysis worker process alone (the server lives on): the job goes
     back to the queue at once and a new worker finishes it from the stored decisions."""
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'skytotems.db'}", static_dir=None, **CHEAP)
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'skytotems.db'}", static_dir=None, **RESUMABLE
+    )
     server = ThreadServer(settings).start()
     try:
         table_id = finished_game(server.base)
@@ -239,7 +246,7 @@ def test_a_killed_worker_process_is_replaced_and_its_job_resumed(tmp_path: Path)
         assert db_rows(settings.db_url, sql)[0][1] == 2
         assert server.app.state.runtime.analysis.pids() not in ([], workers)
         record = httpx.get(f"{server.base}/api/tables/{table_id}/record").json()
-        expected = analyse_game(replay(record), None, "fast", 0, None, 2)
+        expected = analyse_game(replay(record), None, "fast", 0, None, 8)
         assert without_time(result["result"]) == without_time(expected)
     finally:
         server.stop()
@@ -252,7 +259,7 @@ def test_two_processes_claim_once_and_a_kill_9_is_resumed_by_the_other(
     """Two server processes on one PostgreSQL database: the job is claimed by one; that
     one is killed (kill -9) after storing some decisions, and the other resumes it from
     them to the same report as an uninterrupted analysis."""
-    env = {**CHEAP_ENV, "SKYTOTEMS_ANALYSIS_STALE_S": "1"}
+    env = {**RESUMABLE_ENV, "SKYTOTEMS_ANALYSIS_STALE_S": "1"}
     first, second = start_process(env), start_process(env)
     table_id = finished_game(first.base)
     for process in (first, second):  # both asked: still one job
@@ -279,7 +286,7 @@ def test_two_processes_claim_once_and_a_kill_9_is_resumed_by_the_other(
     assert result["status"] == "done"
     assert job()["attempts"] == 2  # claimed once more, after the holder died
     record = httpx.get(f"{other.base}/api/tables/{table_id}/record").json()
-    expected = analyse_game(replay(record), None, "fast", 0, None, 2)
+    expected = analyse_game(replay(record), None, "fast", 0, None, 8)
     assert without_time(result["result"]) == without_time(expected)
 
 

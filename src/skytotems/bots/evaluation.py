@@ -27,7 +27,7 @@ changed at a time); most changes were within the noise, the column-height bonus 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from operator import itemgetter
 
@@ -77,6 +77,10 @@ class Weights:
     pool_share: float = 0.9  # share of an owed pool pedestal's points counted now
     pool_bonus: float = 0.3  # plus this per owed pool pedestal (height, sites)
     owed_cloud: float = 0.25  # an owed cloud placement
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[object, ...]]:
+        # by the constructor: compiled, a frozen class refuses pickle's field stores
+        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
     def blessings(self) -> tuple[float, ...]:
         """The value of each totem kind's blessing, by kind (the wolf's: see `potential`)."""
@@ -473,7 +477,7 @@ class Estimator:
         out: list[AnchorKey] = []
         for c in clouds:
             here = state[c]
-            if here is _COVERED:
+            if here == _COVERED:  # equality: compiled code unboxes such tuples (no identity)
                 continue
             out.append(
                 (
@@ -853,7 +857,7 @@ def _square_need(altar: Altar, min_height: int) -> float:
             continue
         hs = [len(stacks.get(c, ())) for c in cells]
         h = max(min_height, *hs)
-        need = sum(h - x for x in hs) + sum(1.5 for c in cells if c not in altar.clouds)
+        need = float(sum(h - x for x in hs)) + 1.5 * sum(1 for c in cells if c not in altar.clouds)
         best = min(best, need)
     return best
 

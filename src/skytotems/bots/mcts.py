@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args
 
 from ..rules.actions import (
     Action,
@@ -60,6 +60,11 @@ from .base import View, acting_seat, decision_rng, determinizations
 from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 
+# The named choices of two level fields. Spelt out as aliases, since a compiled class's
+# annotations no longer say which strings a Literal allows (`custom_level` reads these).
+OpponentTurn = Literal["fast", "estimate"]
+Costs = Literal["leaf", "root"]
+
 
 @dataclass(frozen=True)
 class Level:
@@ -75,12 +80,16 @@ class Level:
     playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
     # How other seats choose their turn's action in playouts: "fast" (rules of thumb)
     # or "estimate" (the best of a few candidates by the heuristic estimate).
-    opponent_turn: Literal["fast", "estimate"] = "fast"
+    opponent_turn: OpponentTurn = "fast"
     # Which bag prices the designs in the estimate: each leaf's own ("leaf"), or the
     # root position's ("root": one price for the whole search, so that altars met again
     # in other playouts hit the estimate's memo; it pays where the other seats' turns
     # are estimated, docs/bots.md "Faster search").
-    costs: Literal["leaf", "root"] = "leaf"
+    costs: Costs = "leaf"
+
+    def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
+        # by the constructor: compiled, a frozen class refuses pickle's field stores
+        return (Level, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 LEVELS = {
@@ -116,19 +125,21 @@ def custom_level(base: str, settings: list[str]) -> Level:
     if base not in LEVELS:
         raise ValueError(f"unknown level {base!r}; expected one of {', '.join(LEVELS)}")
     level = LEVELS[base]
-    hints = get_type_hints(Level)
+    # each field's type by its value (a compiled class's annotations are not all there)
+    kinds: dict[str, Any] = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
+    kinds.update(opponent_turn=OpponentTurn, costs=Costs)
     changes: dict[str, Any] = {}
     for item in settings:
         name, _, text = item.partition("=")
-        if name not in hints:
-            raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(hints)}")
-        choices = get_args(hints[name]) if get_origin(hints[name]) is Literal else ()
+        if name not in kinds:
+            raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
+        choices = get_args(kinds[name])
         if choices and text not in choices:
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
         try:
-            changes[name] = text if choices else hints[name](text)
+            changes[name] = text if choices else kinds[name](text)
         except ValueError:
-            kind = "an integer" if hints[name] is int else "a number"
+            kind = "an integer" if kinds[name] is int else "a number"
             raise ValueError(f"{name} must be {kind}, not {text!r}") from None
     return replace(level, **changes)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from .. import __version__, native
 from ..command_line import run
 from .analyse import analyse
 from .arena import arena
@@ -25,7 +25,9 @@ COMMANDS: tuple[click.Command, ...] = (serve, play, sim, bench, arena, solo, ana
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="skytotems")
+@click.version_option(
+    __version__, prog_name="skytotems", message=f"%(prog)s %(version)s ({native.describe()})"
+)
 def cli() -> None:
     """Sky Totems: serve the browser game, play in the terminal, simulate, measure."""
 

@@ -20,6 +20,8 @@ and at least one game runs, so a tiny budget still measures something):
   (a few seconds).
 
 Game construction (dealing, shuffling) and the random choice are part of the timing.
+`compiled` says which path ran: the mypyc-compiled modules or the pure-Python sources
+(`SKYTOTEMS_PURE=1` measures the latter on a compiled install; docs/bots.md).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 import click
 
+from .. import native
 from ..bots.mcts import LEVELS, MctsBot
 from ..rules.engine import Game
 from ..rules.options import GameOptions
@@ -135,6 +138,8 @@ def run_bench(seconds: float, search_positions: int = len(SEARCH_POSITIONS)) -> 
         "mean_steps_4p": round(steps_4p / games_4p, 1),
         "totems": "beginner",
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        # the engine and the bots compiled with mypyc, or their pure-Python sources
+        "compiled": native.is_compiled(),
         "machine": platform.machine(),
         "seconds": round(time.perf_counter() - start, 2),
     }
@@ -164,7 +169,10 @@ def bench(seconds: float, search_positions: int, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data))
         return
-    click.echo(f"{data['python']} on {data['machine']}, beginner set, {data['seconds']} s")
+    click.echo(
+        f"{data['python']} on {data['machine']} ({native.describe()}),"
+        f" beginner set, {data['seconds']} s"
+    )
     click.echo(
         f"random games/s, 2 players: {data['games_per_second_2p']} "
         f"({data['games_2p']} games, {data['mean_steps_2p']} actions each)"

@@ -41,6 +41,10 @@ class PlacedTotem:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[type[PlacedTotem], tuple[int, tuple[int, ...], int]]:
+        # rebuilt by its constructor: a compiled frozen class refuses pickle's field stores
+        return (PlacedTotem, (self.kind, self.cells, self.height))
+
     @property
     def points(self) -> int:
         """Cells covered × height (RULES.md §6)."""
@@ -59,7 +63,9 @@ class Altar:
 
     __slots__ = ("clouds", "covered", "hoard", "stacks", "totems", "version")
 
-    def __init__(self) -> None:
+    def __init__(self, *, _blank: bool = False) -> None:
+        if _blank:  # an empty shell for `copy` to fill (a compiled class has no `__new__`)
+            return
         self.clouds: set[int] = set(START_TILE)
         self.stacks: dict[int, tuple[int, ...]] = {}
         self.covered: set[int] = set()
@@ -95,7 +101,7 @@ class Altar:
 
     def copy(self) -> Altar:
         """An independent copy (stacks are tuples, so shallow dict copies suffice)."""
-        other = Altar.__new__(Altar)
+        other = Altar(_blank=True)
         other.clouds = set(self.clouds)
         other.stacks = dict(self.stacks)
         other.covered = set(self.covered)

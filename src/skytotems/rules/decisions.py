@@ -54,6 +54,11 @@ class Decision:
         # The read-only context shows as the plain dict it reads as.
         return f"Decision(kind={self.kind!r}, seats={self.seats!r}, context={dict(self.context)!r})"
 
+    def __reduce__(self) -> tuple[type[Decision], tuple[str, tuple[int, ...], dict[str, Any]]]:
+        # by the constructor, with a context of its own (a shared one is a read-only
+        # mapping, which pickle refuses; compiled, the class refuses field stores)
+        return (Decision, (self.kind, self.seats, dict(self.context)))
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seats": list(self.seats), "context": self._own_context()}
 

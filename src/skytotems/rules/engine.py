@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from types import MappingProxyType
-from typing import Any, TypeVarTuple
+from typing import Any, ClassVar, TypeVarTuple
 
 from .actions import (
     Action,
@@ -179,7 +179,14 @@ class Game:
         seed: int = 0,
         deck: Deck | None = None,
         rng: Rng | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
+        # `_blank`: an empty shell that `copy`, `restore` and unpickling fill in field by
+        # field (a compiled class has no `__new__` that skips `__init__`).
+        if _blank:
+            return
+        self._deck_json: list[dict[str, Any]] | None = None
         self.options = options or GameOptions()
         self.deck = deck or default_deck()
         self.seed = seed
@@ -234,40 +241,74 @@ class Game:
     # ------------------------------------------------------------------ copying
 
     def copy(self) -> Game:
-        """A fully independent copy, cheap enough for search: the state's dict is copied
-        whole, then its mutable parts (a search copies games at every estimate)."""
-        state = self.__dict__.copy()
-        state["rng"] = self.rng.copy()
-        state["altars"] = [a.copy() for a in self.altars]
-        state["bag"] = self.bag[:]
-        state["slots"] = [s[:] for s in self.slots]
-        state["start_cards"] = self.start_cards[:]
-        state["hands"] = self.hands[:]
-        state["goals"] = [g[:] for g in self.goals]
-        state["revealed"] = [r[:] for r in self.revealed]
-        state["box"] = self.box[:]
-        state["pool"] = self.pool[:]
-        state["_stack"] = self._stack[:]
-        state["history"] = self.history[:]
-        state["_events"] = None
-        state["_legal"] = self._legal.copy()
-        state["_reveal_cache"] = self._reveal_cache.copy()
-        state["_site_cache"] = self._site_cache.copy()
-        other = Game.__new__(Game)
-        other.__dict__ = state
+        """A fully independent copy, cheap enough for search (a search copies games at
+        every estimate): immutable fields are shared, mutable ones copied. Every field
+        is named (a compiled Game has no `__dict__`); `_STATE` lists them for pickling,
+        and a test holds both lists to the fields a game has."""
+        other = Game(_blank=True)
+        other.options = self.options
+        other.deck = self.deck
+        other.seed = self.seed
+        other.rng = self.rng.copy()
+        other.n = self.n
+        other.kinds = self.kinds
+        other.cat_in_play = self.cat_in_play
+        other.buildable_kinds = self.buildable_kinds
+        other.cards = self.cards
+        other.hands = self.hands[:]
+        other.box = self.box[:]
+        other.first_player = self.first_player
+        other.start_player = self.start_player
+        other.current = self.current
+        other.altars = [a.copy() for a in self.altars]
+        other.bag = self.bag[:]
+        other.bag_total = self.bag_total
+        other.slots = [s[:] for s in self.slots]
+        other.start_cards = self.start_cards[:]
+        other.goals = [g[:] for g in self.goals]
+        other.revealed = [r[:] for r in self.revealed]
+        other.round = self.round
+        other.phase = self.phase
+        other.turns_in_round = self.turns_in_round
+        other.extra_turns = self.extra_turns
+        other.pool = self.pool[:]
+        other._stack = self._stack[:]
+        other.history = self.history[:]
+        other.base_move = self.base_move
+        other._events = None
+        other._decision = self._decision
+        other._legal = self._legal.copy()
+        other._reveal_cache = self._reveal_cache.copy()
+        other._site_cache = self._site_cache.copy()
+        other.setup_events = self.setup_events
+        other._deck_json = self._deck_json
         return other
 
+    # Every field of a game, for pickling (caches are left out and rebuilt).
+    _STATE: ClassVar[tuple[str, ...]] = (
+        "options", "deck", "seed", "rng", "n", "kinds", "cat_in_play", "buildable_kinds",
+        "cards", "hands", "box", "first_player", "start_player", "current", "altars", "bag",
+        "bag_total", "slots", "start_cards", "goals", "revealed", "round", "phase",
+        "turns_in_round", "extra_turns", "pool", "_stack", "history", "base_move",
+        "setup_events",
+    )  # fmt: skip
+    _CACHES: ClassVar[tuple[str, ...]] = (
+        "_events", "_decision", "_legal", "_reveal_cache", "_site_cache", "_deck_json"
+    )  # fmt: skip
+
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_legal"] = {}
-        state["_events"] = None
-        state["_decision"] = None
-        state["_reveal_cache"] = {}
-        state["_site_cache"] = {}
-        return state
+        return {name: getattr(self, name) for name in self._STATE}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._events = None
+        self._deck_json = None
+        self._forget_caches()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # an empty shell, then the state (the default would call `Game()`, which deals)
+        return (_blank_game, (), self.__getstate__())
 
     # ----------------------------------------------------------------- querying
 
@@ -355,10 +396,9 @@ class Game:
     def deck_json(self) -> list[dict[str, Any]]:
         """The cards in play in their JSON form, sorted by id (computed once per game;
         shared between views, so treat it as read-only)."""
-        cached: list[dict[str, Any]] | None = self.__dict__.get("_deck_json")
+        cached = self._deck_json
         if cached is None:
-            cached = [self.cards[c].to_json() for c in sorted(self.cards)]
-            self.__dict__["_deck_json"] = cached
+            cached = self._deck_json = [self.cards[c].to_json() for c in sorted(self.cards)]
         return cached
 
     # ----------------------------------------------------------------- applying
@@ -1003,7 +1043,8 @@ class Game:
         not exist (`skytotems.rules.consistency`); `complete_bag=False` lets the bag be
         short of the pedestals in play. The history starts empty (`base_move` moves are
         counted as made); the caller's objects are copied, not shared."""
-        game = cls.__new__(cls)
+        game = cls(_blank=True)
+        game._deck_json = None
         game.options = options
         game.deck = deck or default_deck()
         game.seed = seed
@@ -1040,6 +1081,11 @@ class Game:
         game._forget_caches()
         check_game(game, complete_bag)
         return game
+
+
+def _blank_game() -> Game:
+    """An empty game for unpickling to fill (`Game.__reduce__`)."""
+    return Game(_blank=True)
 
 
 # Actions are immutable values, so the legal-action lists reuse one instance per value
