@@ -54,6 +54,7 @@ from ..rules.actions import (
 )
 from ..rules.engine import Game
 from ..rules.grid import DIRECTIONS
+from ..rules.options import ROUNDS
 from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
 from .base import View, acting_seat, decision_rng, determinizations
@@ -78,6 +79,9 @@ class Level:
     widen_base: int = 2  # actions considered at first
     widen_rate: float = 0.5  # exponent of visit count growth of the considered set
     playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
+    # In the last `endgame_rounds` rounds (and the final-totem turns) playouts run to
+    # the end of the game and score the final points instead of the estimate.
+    endgame_rounds: int = 0
     # How other seats choose their turn's action in playouts: "fast" (rules of thumb)
     # or "estimate" (the best of a few candidates by the heuristic estimate).
     opponent_turn: OpponentTurn = "fast"
@@ -375,6 +379,12 @@ class Search:
         seat until the bot's next turn(s) begin (or the game ends); then the value."""
         self.finish_turn(game)
         turns_left = self.level.playout_turns
+        endgame = self.level.endgame_rounds
+        if endgame > 0 and (
+            game.phase in ("final", "last_reveals")
+            or (game.phase == "play" and game.round > ROUNDS - endgame)
+        ):
+            turns_left = MAX_PLAYOUT_STEPS  # near the end: play it out, score it exactly
         turn = turn_key(game)
         for _ in range(MAX_PLAYOUT_STEPS):
             if game.is_over:
