@@ -113,6 +113,9 @@ def test_solo_series_and_command() -> None:
     assert outcome(results) == outcome(again)
     summary = summarize_solo(results, "random", 2)
     assert summary["mean_total"] == sum(r.total for r in results) / 3
+    # each game's total in game order, whatever order the results came in (for pairing)
+    by_index = sorted(results, key=lambda r: r.index)
+    assert summarize_solo(results[::-1], "random", 2)["totals"] == [r.total for r in by_index]
     assert abs(sum(summary["bands"].values()) - 1.0) < 1e-9
     assert summary["reached"]["Unfinished"] == 1.0
     reached = [summary["reached"][b] for b in BANDS]

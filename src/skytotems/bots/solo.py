@@ -63,7 +63,8 @@ def summarize_solo(results: Sequence[GameResult], bot: str, seed: int) -> dict[s
     """The series report (the `--json` object of `skytotems solo`).
 
     `bands` is the share of games that ended in each band; `reached` the share that
-    reached at least that band.
+    reached at least that band; `totals` each game's total in game order (game i of a
+    seed is the same deal for every bot: series pair by it).
     """
     totals = [r.total for r in results]
     n = len(totals)
@@ -86,6 +87,7 @@ def summarize_solo(results: Sequence[GameResult], bot: str, seed: int) -> dict[s
             for name in BANDS
         },
         "mean_decision_ms": 1000.0 * seconds / decisions if decisions else 0.0,
+        "totals": [r.total for r in sorted(results, key=lambda r: r.index)],
     }
 
 
