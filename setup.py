@@ -5,14 +5,16 @@ Everything else is declared in pyproject.toml. The compiled modules are those li
 `skytotems.native.COMPILED_MODULES`. The build stays pure Python, and the install
 succeeds, when `SKYTOTEMS_PURE=1` is set, when no C compiler (with Python's headers)
 works, when mypyc is missing, or when the compilation fails; it says which on stderr.
-After a compiled build it writes the SHA-256 of each compiled source into
-`skytotems/native_build.json`, by which `skytotems.native` tells a stale compiled
-module (its `.py` edited since, in an editable install) and runs the sources instead.
+After a compiled build it writes the SHA-256 of each compiled source, and of each
+module they import, into `skytotems/native_build.json`, by which `skytotems.native`
+tells a stale compiled module (a `.py` edited since, in an editable install) and runs
+the sources instead; a pure build of `src` records why it is pure there instead.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
@@ -34,6 +36,11 @@ def say(message: str) -> None:
     print(f"skytotems build: {message}", file=sys.stderr)
 
 
+def pure_requested() -> bool:
+    """`SKYTOTEMS_PURE` set to 1, true, yes or on (as `skytotems.native` reads it)."""
+    return os.environ.get("SKYTOTEMS_PURE", "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def compiled_modules() -> tuple[str, ...]:
     """`COMPILED_MODULES` read from skytotems/native.py without importing the package
     (its dependencies need not be in the build environment)."""
@@ -52,49 +59,107 @@ def compiled_modules() -> tuple[str, ...]:
 
 
 def source_of(module: str) -> Path:
-    return SOURCES.joinpath(*module.split(".")).with_suffix(".py")
+    """A module's source file (a package's `__init__.py`)."""
+    base = SOURCES.joinpath(*module.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
-def c_compiler_works() -> bool:
-    """Whether this machine's C compiler builds an extension against Python's headers
-    (checked before mypyc spends its time generating C)."""
+def imported_closure(modules: tuple[str, ...]) -> set[str]:
+    """Every module of the package that `modules` import, directly or not: compiled code
+    may hold their constants (mypyc copies a `Final` value it imports), so a change to
+    any of them makes the build stale too."""
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        module = todo.pop()
+        if module in seen or not source_of(module).is_file():
+            continue
+        seen.add(module)
+        package = (
+            module.split(".")[:-1]
+            if source_of(module).name != "__init__.py"
+            else (module.split("."))
+        )
+        for node in ast.walk(ast.parse(source_of(module).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = ".".join(package[: len(package) - node.level + 1])
+                    found = f"{base}.{node.module}" if node.module else base
+                else:
+                    found = node.module or ""
+                if found.split(".")[0] != "skytotems":
+                    continue
+                todo.append(found)
+                todo.extend(f"{found}.{alias.name}" for alias in node.names)  # submodules
+            elif isinstance(node, ast.Import):
+                todo.extend(a.name for a in node.names if a.name.split(".")[0] == "skytotems")
+    return seen
+
+
+def digests(modules: set[str]) -> dict[str, str]:
+    return {m: hashlib.sha256(source_of(m).read_bytes()).hexdigest() for m in sorted(modules)}
+
+
+def write_manifest(folder: Path, content: dict[str, object]) -> None:
+    (folder / "skytotems" / MANIFEST).write_text(
+        json.dumps(content, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
+
+
+def remove_compiled_sources() -> None:
+    """The compiled modules and the manifest of an earlier editable build (in `src`)."""
+    for leftover in [*SOURCES.glob("skytotems*.so"), *SOURCES.rglob("skytotems/**/*.so")]:
+        leftover.unlink()
+    (SOURCES / "skytotems" / MANIFEST).unlink(missing_ok=True)
+
+
+def build_pure(reason: str) -> list[Extension]:
+    """No extensions: says why, and leaves no compiled module of an earlier editable
+    build in `src` (it would run: Python prefers an extension to its source), only a
+    manifest saying why the install is pure Python (`skytotems --version` shows it)."""
+    say(f"{reason}: building pure Python")
+    remove_compiled_sources()
+    write_manifest(SOURCES, {"pure": reason})
+    return []
+
+
+def c_compiler_works() -> str | None:
+    """None if this machine's C compiler builds an extension against Python's headers
+    (checked before mypyc spends its time generating C), else what failed."""
     try:
         from setuptools._distutils.ccompiler import new_compiler
         from setuptools._distutils.sysconfig import customize_compiler, get_python_inc
 
         compiler: Any = new_compiler()
         customize_compiler(compiler)
-        with tempfile.TemporaryDirectory() as folder:
-            probe = Path(folder) / "probe.c"
-            probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
-            compiler.compile([str(probe)], output_dir=folder, include_dirs=[get_python_inc()])
-        return True
+        with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+            Path("probe.c").write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
+            compiler.compile(["probe.c"], include_dirs=[get_python_inc()])
+        return None
     except Exception as error:  # any failure means: no usable compiler here
-        say(f"no working C compiler ({type(error).__name__}: {error})")
-        return False
+        return f"{type(error).__name__}: {error}"
 
 
 def extensions(modules: tuple[str, ...]) -> list[Extension]:
     """The mypyc extensions of `modules`, or none (the pure-Python build)."""
-    if os.environ.get("SKYTOTEMS_PURE", "") not in ("", "0"):
-        say("SKYTOTEMS_PURE is set: pure Python")
-        return []
-    if not c_compiler_works():
-        say("building pure Python")
-        return []
+    if pure_requested():
+        return build_pure("SKYTOTEMS_PURE was set at install")
+    failure = c_compiler_works()
+    if failure is not None:
+        return build_pure(f"no working C compiler ({failure})")
     try:
         from mypyc.build import mypycify
     except ImportError:
-        say("mypyc (mypy) is not installed: pure Python")
-        return []
-    paths = [str(source_of(m).relative_to(ROOT)) for m in modules]
+        return build_pure("mypyc (mypy) was not installed")
     # the sources as mypyc reads them, for the manifest
-    DIGESTS.update({m: hashlib.sha256(source_of(m).read_bytes()).hexdigest() for m in modules})
+    MANIFEST_CONTENT["modules"] = digests(set(modules))
+    MANIFEST_CONTENT["imports"] = digests(imported_closure(modules) - set(modules))
+    paths = [str(source_of(m).relative_to(ROOT)) for m in modules]
     try:
         built = mypycify(paths, group_name="skytotems", opt_level="3")
     except (Exception, SystemExit) as error:  # mypy reports type errors by SystemExit
-        say(f"mypyc could not compile ({type(error).__name__}: {error}): pure Python")
-        return []
+        return build_pure(f"mypyc could not compile ({type(error).__name__}: {error})")
+    say(f"compiling {len(modules)} modules with mypyc (about a minute of one core)")
     return cast(list[Extension], built)  # setuptools' class: setuptools is imported
 
 
@@ -103,23 +168,22 @@ class OptionalBuildExt(build_ext):
     Python (removing any half of a failed build); writes the manifest on success."""
 
     def run(self) -> None:
-        if self.inplace:  # an editable install: no module of an earlier build may linger
-            for leftover in [*SOURCES.glob("skytotems*.so"), *SOURCES.rglob("skytotems/**/*.so")]:
-                leftover.unlink()
-            (SOURCES / "skytotems" / MANIFEST).unlink(missing_ok=True)
-        if not self.extensions:
+        if not self.extensions:  # a pure build: `build_pure` cleaned `src` and said why
             return
+        if self.inplace:  # an editable install: no module of an earlier build may linger
+            remove_compiled_sources()
         try:
             super().run()
         except Exception as error:
-            say(f"compiling failed ({type(error).__name__}: {error}): pure Python")
             for output in self.get_outputs():
                 Path(output).unlink(missing_ok=True)
+            reason = f"compiling failed ({type(error).__name__}: {error})"
+            if self.inplace:
+                build_pure(reason)
+            else:
+                say(f"{reason}: building pure Python")
             return
-        target = SOURCES if self.inplace else Path(self.build_lib)
-        (target / "skytotems" / MANIFEST).write_text(
-            json.dumps({"modules": DIGESTS}, indent=1, sort_keys=True) + "\n", encoding="utf-8"
-        )
+        write_manifest(SOURCES if self.inplace else Path(self.build_lib), MANIFEST_CONTENT)
         say(f"compiled {len(MODULES)} modules with mypyc")
 
     def get_outputs(self) -> list[str]:
@@ -130,6 +194,8 @@ class OptionalBuildExt(build_ext):
 
 
 MODULES = compiled_modules()
-DIGESTS: dict[str, str] = {}  # module -> SHA-256 of the source compiled
+# What the manifest records of a compiled build: the SHA-256 of each compiled source
+# ("modules") and of each module they import ("imports").
+MANIFEST_CONTENT: dict[str, object] = {}
 
 setup(ext_modules=extensions(MODULES), cmdclass={"build_ext": OptionalBuildExt})

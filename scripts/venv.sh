@@ -19,20 +19,40 @@ ensure_venv() {
 }
 
 ensure_installed() {
-    local target="$1" checksum
+    local target="$1" checksum status=0
     ensure_venv
     checksum="$(cksum < pyproject.toml)"
     if [ "$(head -n 1 "$stamp" 2>/dev/null)" = "$checksum" ] \
         && { [ "$target" = "." ] || [ "$(sed -n 2p "$stamp")" = "$target" ]; }; then
         # the compiled modules (setup.py) are rebuilt when a source changed since the
         # build: a stale one would not run (skytotems.native), the pure path would
-        if ! .venv/bin/python -W ignore -c \
-            'import sys, skytotems.native as n; sys.exit(3 if n.is_stale() else 0)' 2>/dev/null; then
-            echo "skytotems: rebuilding the compiled modules (a source changed since the build)" >&2
-            .venv/bin/pip install -q -e "$(sed -n 2p "$stamp")"
+        native_status || status=$?
+        if [ "$status" = 3 ]; then
+            echo "skytotems: a compiled module's source changed since the build: rebuilding" >&2
+            install_package "$(sed -n 2p "$stamp")"
         fi
         return
     fi
-    .venv/bin/pip install -q -e "$target"
+    echo "skytotems: installing into .venv (compiling the hot path with mypyc where a C compiler works: about a minute)" >&2
+    install_package "$target"
     printf '%s\n%s\n' "$checksum" "$target" > "$stamp"
+}
+
+# Exit status 3 when the compiled modules are stale, 0 otherwise (1 if the package does
+# not even import: that is no reason to rebuild).
+native_status() {
+    .venv/bin/python -W ignore -c \
+        'import sys, skytotems.native as n; sys.exit(3 if n.is_stale() else 0)' 2>/dev/null
+}
+
+# pip install -e TARGET, then say which path the install runs (the build's own words go
+# to pip's log, which -q hides); a rebuild that left the modules stale says how to see why.
+install_package() {
+    .venv/bin/pip install -q -e "$1"
+    local status=0
+    native_status || status=$?
+    if [ "$status" = 3 ]; then
+        echo "skytotems: the compiled modules are still stale; see why with .venv/bin/pip install -v -e ." >&2
+    fi
+    echo "skytotems: $(.venv/bin/skytotems --version 2>/dev/null || echo 'not installed')" >&2
 }

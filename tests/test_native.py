@@ -123,6 +123,18 @@ def test_a_stale_compiled_module_is_never_run(installed_copy: Path) -> None:
     assert "RuntimeWarning" in stderr and "pip install -e ." in stderr
 
 
+def test_a_changed_module_that_compiled_code_imports_makes_it_stale(installed_copy: Path) -> None:
+    """mypyc copies the `Final` constants a compiled module imports: a change to an
+    interpreted module they import (a trial's finding) is a stale build too."""
+    source = installed_copy / "skytotems" / "rules" / "options.py"
+    source.write_text(source.read_text() + "\n# edited after the build\n")
+    described, engine_file, _ = where_modules_load(installed_copy)
+    assert described == (
+        "pure Python: stale: options.py of skytotems.rules.options changed since the build"
+    )
+    assert engine_file.endswith("engine.py")
+
+
 def test_compiled_modules_without_their_manifest_or_not_those_listed_are_stale(
     installed_copy: Path,
 ) -> None:
@@ -142,9 +154,13 @@ def test_compiled_modules_without_their_manifest_or_not_those_listed_are_stale(
 
 
 def test_skytotems_pure_runs_the_sources_of_a_compiled_install(installed_copy: Path) -> None:
-    described, engine_file, stderr = where_modules_load(installed_copy, {"SKYTOTEMS_PURE": "1"})
-    assert described == "pure Python: SKYTOTEMS_PURE is set"
-    assert engine_file.endswith("engine.py") and "RuntimeWarning" not in stderr
+    for on in ("1", "true", "Yes"):
+        described, engine_file, stderr = where_modules_load(installed_copy, {"SKYTOTEMS_PURE": on})
+        assert described == "pure Python: SKYTOTEMS_PURE is set"
+        assert engine_file.endswith("engine.py") and "RuntimeWarning" not in stderr
+    for off in ("0", "false", ""):  # a trial: "false" ran the pure path
+        described, _, _ = where_modules_load(installed_copy, {"SKYTOTEMS_PURE": off})
+        assert described == "compiled with mypyc", off
 
 
 def test_sources_without_extensions_are_the_pure_path(tmp_path: Path) -> None:
@@ -160,7 +176,9 @@ def test_sources_without_extensions_are_the_pure_path(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_build_falls_back_to_pure_python_without_a_c_compiler(tmp_path: Path) -> None:
-    """Issue 17: installing where no C compiler works gives the pure-Python package."""
+    """Issue 17: installing where no C compiler works gives the pure-Python package; in
+    `src` (an editable install) it removes the compiled modules of an earlier build,
+    which would otherwise still run (a trial's finding), and records why it is pure."""
     shutil.copy2(ROOT / "setup.py", tmp_path)
     shutil.copy2(ROOT / "pyproject.toml", tmp_path)
     shutil.copy2(ROOT / "README.md", tmp_path)
@@ -169,6 +187,12 @@ def test_the_build_falls_back_to_pure_python_without_a_c_compiler(tmp_path: Path
         tmp_path / "src",
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info", native.MANIFEST),
     )
+    leftovers = [
+        tmp_path / "src" / "skytotems" / "rules" / "engine.cpython-311-x86_64-linux-gnu.so",
+        tmp_path / "src" / "skytotems__mypyc.cpython-311-x86_64-linux-gnu.so",
+    ]
+    for leftover in leftovers:
+        leftover.write_bytes(b"an earlier build")
     done = subprocess.run(
         [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
         cwd=tmp_path,
@@ -181,7 +205,9 @@ def test_the_build_falls_back_to_pure_python_without_a_c_compiler(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert "no working C compiler" in done.stderr and "building pure Python" in done.stderr
     assert not list((tmp_path / "src").rglob("*.so"))
-    assert not (tmp_path / "src" / "skytotems" / native.MANIFEST).exists()
+    described, engine_file, _ = where_modules_load(tmp_path / "src")
+    assert described.startswith("pure Python: not compiled (no working C compiler (")
+    assert engine_file.endswith("engine.py")
 
 
 def test_the_compiled_frozen_classes_pickle_by_their_constructors() -> None:

@@ -59,8 +59,9 @@ _PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the folder holding `sk
 
 
 def source_path(module: str, root: Path = _PACKAGE_ROOT) -> Path:
-    """The `.py` file of a module of the package."""
-    return root.joinpath(*module.split(".")).with_suffix(".py")
+    """The `.py` file of a module of the package (a subpackage's `__init__.py`)."""
+    base = root.joinpath(*module.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
 def compiled_modules_found(root: Path = _PACKAGE_ROOT) -> set[str]:
@@ -84,26 +85,47 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def pure_requested() -> bool:
+    """`SKYTOTEMS_PURE` set to 1, true, yes or on (0, false, no, off or unset: not)."""
+    return os.environ.get(PURE_VARIABLE, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _manifest(root: Path) -> dict[str, object] | None:
+    try:
+        content = json.loads((root / "skytotems" / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return content if isinstance(content, dict) else None
+
+
 def check(root: Path = _PACKAGE_ROOT) -> tuple[bool, str]:
     """(whether the compiled modules can be used, why or why not), without importing
     any of them."""
-    if os.environ.get(PURE_VARIABLE, "") not in ("", "0"):
+    if pure_requested():
         return False, f"{PURE_VARIABLE} is set"
     found = compiled_modules_found(root)
+    manifest = _manifest(root)
     if not found:
-        return False, "not compiled (installed without a C compiler, or from the sources)"
+        why = manifest.get("pure") if manifest else None  # an editable pure build says why
+        return (
+            False,
+            f"not compiled ({why or 'installed without a C compiler, or from the sources'})",
+        )
     if found != set(COMPILED_MODULES):
         odd = sorted(found ^ set(COMPILED_MODULES))
         return False, f"stale: the compiled modules differ from the list ({', '.join(odd)})"
-    manifest = root / "skytotems" / MANIFEST
-    try:
-        recorded = json.loads(manifest.read_text(encoding="utf-8"))["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
+    recorded = manifest.get("modules") if manifest else None
+    if not isinstance(recorded, dict):
         return False, f"stale: compiled modules without a readable {MANIFEST}"
-    for module in COMPILED_MODULES:
-        source = source_path(module, root)
-        if source.is_file() and recorded.get(module) != source_digest(source):
+    imported = manifest.get("imports") if manifest else None
+    # the compiled sources, and those they import (compiled code may hold their constants)
+    for module, digest in {**(imported if isinstance(imported, dict) else {}), **recorded}.items():
+        source = source_path(str(module), root)
+        if source.is_file() and digest != source_digest(source):
             return False, f"stale: {source.name} of {module} changed since the build"
+    for module in COMPILED_MODULES:
+        if module not in recorded:
+            return False, f"stale: {MANIFEST} does not record {module}"
     return True, "compiled with mypyc"
 
 
@@ -146,10 +168,11 @@ def activate() -> None:
         sys.meta_path.insert(0, _SourceFinder(_PACKAGE_ROOT, found))
         if reason.startswith("stale"):
             warnings.warn(
-                f"skytotems runs its pure-Python path: the compiled modules are {reason}"
-                " (reinstall to rebuild them: pip install -e .)",
+                f"skytotems runs its pure-Python path: the compiled modules are {reason}."
+                " Reinstall the package to rebuild them (in its repository: bash"
+                " scripts/test.sh or scripts/serve.sh do it, or .venv/bin/pip install -e .)",
                 RuntimeWarning,
-                stacklevel=3,
+                stacklevel=2,
             )
 
 

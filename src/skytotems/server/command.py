@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from .. import __version__, native
 from .settings import DEFAULT_DB_URL
 
 MAX_WS_FRAME = 64 * 1024  # larger frames close the socket; the app refuses > 8 KB itself
@@ -161,6 +162,8 @@ def serve(
     _check_address(host, port)
     _check_database(db_url)
     app = create_app(settings)
+    # which path the bots run (an install without a compiler is slower; docs/deploy.md)
+    click.echo(f"skytotems {__version__}: {native.describe()}", err=True)
     uvicorn.run(
         app,
         host=host,
