@@ -8,6 +8,8 @@ first must equal, to the bit, estimates made one after another with the memos wa
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 
 from skytotems.bots import evaluation
@@ -165,3 +167,34 @@ def test_plan_and_sites_equal_the_reference_to_the_bit() -> None:
             for kind in game.kinds:
                 assert est.kind_sites(altar, kind) == [s for s in every if s[0] == kind]
     assert checked > 1000
+
+
+def test_the_plan_values_memo_is_bounded_in_all() -> None:
+    """A long-lived bot process grew to gigabytes (a worker of a 100-game arena, 7 GB):
+    the plan values were bounded per pair of figures (gaining actions, wolf blessing),
+    and some hundred pairs meet in a few games. Bounded in all now, emptied when full,
+    the estimates the same as from empty memos."""
+    # weights other than the default's (equal ones would share its memo)
+    weights = dataclasses.replace(evaluation.WEIGHTS, room_cap=evaluation.WEIGHTS.room_cap + 100)
+    small = evaluation._VALUED[weights] = evaluation.ValuedMemo(limit=400)
+    positions = _positions()
+    seen_sizes = []
+    most_tables = 0
+    estimates = []
+    for game in positions:
+        est = Estimator(game, weights)
+        estimates.append([est.value(s) for s in range(game.n)])
+        held = sum(len(table) for table in small.tables.values())
+        assert small.size == held  # the count is true
+        seen_sizes.append(held)
+        most_tables = max(most_tables, len(small.tables))
+    # the bound spans the tables of many pairs of figures; it was reached and emptied
+    assert most_tables >= 5 and max(seen_sizes) < 400
+    assert any(later < earlier for earlier, later in itertools.pairwise(seen_sizes))
+    fresh = []
+    for game in positions:
+        evaluation._VALUED[weights] = evaluation.ValuedMemo(limit=400)
+        est = Estimator(game, weights)
+        fresh.append([est.value(s) for s in range(game.n)])
+    assert estimates == fresh
+    del evaluation._VALUED[weights]

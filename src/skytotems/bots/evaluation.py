@@ -162,9 +162,40 @@ AltarMemo = dict[tuple[int, int, int, tuple[str, ...]], tuple[int, float]]
 AnchorKey = tuple[object, ...]
 # A plan candidate: (value, cells, whether the build is free: a horse or a cat).
 Valued = tuple[float, tuple[int, ...], bool]
-# `Estimator.valued` by weights, then (gaining actions, wolf blessing), then anchor key.
-_VALUED: dict[Weights, dict[tuple[int, float], dict[AnchorKey, tuple[Valued, ...]]]] = {}
-_VALUED_LIMIT = 200_000
+
+
+class ValuedMemo:
+    """`Estimator.valued` by (gaining actions, wolf blessing), then anchor key, at most
+    `limit` entries in all (emptied when full). Each pair of figures has its own table,
+    so a bound per table let a long-lived bot process grow to gigabytes: some hundred
+    pairs meet in a few games."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0  # entries in all the tables
+        self.tables: dict[tuple[int, float], dict[AnchorKey, tuple[Valued, ...]]] = {}
+
+    def table(self, gaining: int, wolf: float) -> dict[AnchorKey, tuple[Valued, ...]]:
+        """The entries of one pair of figures (the caller adds to it, then `added`)."""
+        table = self.tables.get((gaining, wolf))
+        if table is None:
+            table = self.tables[(gaining, wolf)] = {}
+        return table
+
+    def added(self, count: int) -> None:
+        """Count `count` new entries; empty every table once the limit is reached."""
+        self.size += count
+        if self.size >= self.limit:
+            self.clear()
+
+    def clear(self) -> None:
+        self.tables.clear()
+        self.size = 0
+
+
+# `Estimator.valued` by weights (`ValuedMemo`).
+_VALUED: dict[Weights, ValuedMemo] = {}
+_VALUED_LIMIT = 300_000
 
 
 class Estimator:
@@ -315,15 +346,17 @@ class Estimator:
         # Valued per anchor cell, memoised: an anchor's sites and these figures
         # decide its entries (the wolf's blessing only where it has wolf sites).
         wolf = wolf_blessing if T_WOLF in game.buildable_kinds else 0.0
-        by_figures = self.valued_memo
-        memo = by_figures.get((gaining, wolf))
-        if memo is None or len(memo) >= _VALUED_LIMIT:
-            memo = by_figures[(gaining, wolf)] = {}
+        memo = self.valued_memo
+        table = memo.table(gaining, wolf)
+        added = 0
         for anchor in self.anchor_keys(altar):
-            entries = memo.get(anchor)
+            entries = table.get(anchor)
             if entries is None:
-                entries = memo[anchor] = self.valued(anchor, gaining, spread, wolf)
+                entries = table[anchor] = self.valued(anchor, gaining, spread, wolf)
+                added += 1
             valued.extend(entries)
+        if added:
+            memo.added(added)
         if game.cat_in_play and actions > 0:
             for c, s in altar.stacks.items():
                 if c not in altar.covered and len(s) >= 2:
@@ -542,7 +575,7 @@ _READY_LIMIT = 100_000
 Memos = tuple[
     tuple[float, ...],
     dict[tuple[object, ...], tuple[int, float]],
-    dict[tuple[int, float], dict[AnchorKey, tuple[Valued, ...]]],
+    ValuedMemo,
     dict[tuple[object, ...], tuple[Ready, ...]],
 ]
 
@@ -552,9 +585,16 @@ def _memos_for(weights: Weights) -> Memos:
     return (
         _blessings(weights),
         _ALTAR_PARTS.setdefault(weights, {}),
-        _VALUED.setdefault(weights, {}),
+        _valued_memo(weights),
         _READY.setdefault(weights, {}),
     )
+
+
+def _valued_memo(weights: Weights) -> ValuedMemo:
+    memo = _VALUED.get(weights)
+    if memo is None:
+        memo = _VALUED[weights] = ValuedMemo(_VALUED_LIMIT)
+    return memo
 
 
 _DEFAULT_MEMOS = _memos_for(WEIGHTS)
