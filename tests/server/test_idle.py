@@ -45,11 +45,16 @@ def _played_out(server: ThreadServer, db_url: str, table_id: str) -> None:
 def test_a_table_without_clock_is_abandoned_after_the_idle_time(
     start_server: Callable[..., ThreadServer], db_url: str
 ):
-    server = start_server(idle_without_clock_s=0.5, takeover_level="random")
+    # Idle since the table's creation: the players must be watching before it is
+    # abandoned, or they miss the notice (a CI run under load connected after 0.5 s,
+    # the random bots then played the game out, and no notice came).
+    server = start_server(idle_without_clock_s=3.0, takeover_level="random")
     table = create_table(server.base, [HUMAN, HUMAN])
     table_id = table["table"]["id"]
     with clients_for(server.base, table) as clients:
         assert clients[0].state is not None and clients[0].state["status"] == "playing"
+        seats = httpx.get(f"{server.base}/api/tables/{table_id}").json()["seats"]
+        assert {s["kind"] for s in seats} == {"human"}, "abandoned before the players watched"
         notice = _abandoned_notice(clients[0], timeout=20)
         assert notice["players"] == [0, 1]
     _played_out(server, db_url, table_id)
