@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import hashlib
+import importlib.util
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 from setuptools import Extension, setup
@@ -28,40 +28,33 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 SOURCES = ROOT / "src"
-NATIVE = SOURCES / "skytotems" / "native.py"
-MANIFEST = "native_build.json"
+NATIVE_SOURCE = SOURCES / "skytotems" / "native.py"
+
+
+def load_native() -> ModuleType:
+    """skytotems/native.py alone, not the package (its dependencies need not be in the
+    build environment; native.py needs only the standard library): the list of compiled
+    modules, the manifest's name, the `SKYTOTEMS_PURE` switch, sources and digests are
+    the ones the package reads at run time."""
+    spec = importlib.util.spec_from_file_location("skytotems_native_at_build", NATIVE_SOURCE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+NATIVE = load_native()
+MANIFEST: str = NATIVE.MANIFEST
 
 
 def say(message: str) -> None:
     print(f"skytotems build: {message}", file=sys.stderr)
 
 
-def pure_requested() -> bool:
-    """`SKYTOTEMS_PURE` set to 1, true, yes or on (as `skytotems.native` reads it)."""
-    return os.environ.get("SKYTOTEMS_PURE", "").strip().lower() in ("1", "true", "yes", "on")
-
-
-def compiled_modules() -> tuple[str, ...]:
-    """`COMPILED_MODULES` read from skytotems/native.py without importing the package
-    (its dependencies need not be in the build environment)."""
-    tree = ast.parse(NATIVE.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and node.target.id == "COMPILED_MODULES"
-            and node.value is not None
-        ):
-            value = ast.literal_eval(node.value)
-            assert isinstance(value, tuple)
-            return tuple(str(m) for m in value)
-    raise RuntimeError("skytotems/native.py has no COMPILED_MODULES")
-
-
 def source_of(module: str) -> Path:
-    """A module's source file (a package's `__init__.py`)."""
-    base = SOURCES.joinpath(*module.split("."))
-    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+    """A module's source file in `src` (a package's `__init__.py`)."""
+    path: Path = NATIVE.source_path(module, SOURCES)
+    return path
 
 
 def imported_closure(modules: tuple[str, ...]) -> set[str]:
@@ -97,7 +90,7 @@ def imported_closure(modules: tuple[str, ...]) -> set[str]:
 
 
 def digests(modules: set[str]) -> dict[str, str]:
-    return {m: hashlib.sha256(source_of(m).read_bytes()).hexdigest() for m in sorted(modules)}
+    return {m: str(NATIVE.source_digest(source_of(m))) for m in sorted(modules)}
 
 
 def write_manifest(folder: Path, content: dict[str, object]) -> None:
@@ -142,7 +135,7 @@ def c_compiler_works() -> str | None:
 
 def extensions(modules: tuple[str, ...]) -> list[Extension]:
     """The mypyc extensions of `modules`, or none (the pure-Python build)."""
-    if pure_requested():
+    if NATIVE.pure_requested():
         return build_pure("SKYTOTEMS_PURE was set at install")
     failure = c_compiler_works()
     if failure is not None:
@@ -193,7 +186,7 @@ class OptionalBuildExt(build_ext):
         return outputs
 
 
-MODULES = compiled_modules()
+MODULES: tuple[str, ...] = tuple(NATIVE.COMPILED_MODULES)
 # What the manifest records of a compiled build: the SHA-256 of each compiled source
 # ("modules") and of each module they import ("imports").
 MANIFEST_CONTENT: dict[str, object] = {}

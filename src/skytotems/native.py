@@ -16,7 +16,8 @@ test holds them to it), and the pure path is what runs when
 
 Importing this module decides, once per process, before any compiled module is
 imported: `skytotems/__init__.py` imports it first. It is never compiled itself, and
-needs nothing but the standard library.
+needs nothing but the standard library: setup.py reads this file alone, for the list,
+the switch and the digests.
 """
 
 from __future__ import annotations
@@ -115,9 +116,9 @@ def check(root: Path = _PACKAGE_ROOT) -> tuple[bool, str]:
         odd = sorted(found ^ set(COMPILED_MODULES))
         return False, f"stale: the compiled modules differ from the list ({', '.join(odd)})"
     recorded = manifest.get("modules") if manifest else None
-    if not isinstance(recorded, dict):
+    if manifest is None or not isinstance(recorded, dict):
         return False, f"stale: compiled modules without a readable {MANIFEST}"
-    imported = manifest.get("imports") if manifest else None
+    imported = manifest.get("imports")
     # the compiled sources, and those they import (compiled code may hold their constants)
     for module, digest in {**(imported if isinstance(imported, dict) else {}), **recorded}.items():
         source = source_path(str(module), root)
@@ -199,4 +200,5 @@ def describe() -> str:
     return why if compiled else f"pure Python: {why}"
 
 
-activate()  # on import: `skytotems/__init__.py` imports this module first
+if __name__ == "skytotems.native":  # the package's import, not setup.py's reading
+    activate()  # on import: `skytotems/__init__.py` imports this module first

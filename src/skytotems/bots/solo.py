@@ -66,7 +66,7 @@ def summarize_solo(results: Sequence[GameResult], bot: str, seed: int) -> dict[s
     reached at least that band; `totals` each game's total in game order (game i of a
     seed is the same deal for every bot: series pair by it).
     """
-    totals = [r.total for r in results]
+    totals = [r.total for r in sorted(results, key=lambda r: r.index)]
     n = len(totals)
     counts = {name: 0 for name in BANDS}
     for t in totals:
@@ -87,7 +87,7 @@ def summarize_solo(results: Sequence[GameResult], bot: str, seed: int) -> dict[s
             for name in BANDS
         },
         "mean_decision_ms": 1000.0 * seconds / decisions if decisions else 0.0,
-        "totals": [r.total for r in sorted(results, key=lambda r: r.index)],
+        "totals": totals,
     }
 
 
