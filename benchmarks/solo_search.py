@@ -7,6 +7,10 @@ prints each game's total as it ends, then the mean and the mean decision time.
     python benchmarks/solo_search.py --first 0 --last 10                  # as released
     python benchmarks/solo_search.py --set iterations=125 --last 5
     python benchmarks/solo_search.py --set iterations=50 --set playout_turns=99
+    python benchmarks/solo_search.py --set solo_exploration=8.0 --last 60
+
+A solo search's UCB constant is the level's `solo_exploration`, not `exploration`
+(which only duels and larger games use).
 """
 
 from __future__ import annotations

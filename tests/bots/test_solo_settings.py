@@ -1,0 +1,63 @@
+"""A search level's UCB constant in solo (bots/mcts.py `Level.solo_exploration`): used
+in solo, where one mind plays both altars for their sum (RULES.md §10), and only there
+(docs/bots.md "Solo settings")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search
+from skytotems.rules.engine import Game
+from skytotems.rules.options import GameOptions
+from skytotems.rules.position import Position, game_from_position
+from skytotems.rules.rng import Rng
+from skytotems.rules.view import view
+
+ALTAR = "0,0 rr b/g _"
+BASE = Level(iterations=40, determinizations=2, time_cap=30.0)
+
+
+def game_of(players: int) -> Game:
+    return game_from_position(
+        Position(
+            altars=[ALTAR, ALTAR],
+            options=GameOptions(players=players),
+            round=3,
+            slots=["rb", "g", "CW"],
+        )
+    )
+
+
+def test_the_ucb_constant_follows_the_game() -> None:
+    bot = MctsBot(1, replace(BASE, exploration=8.0, solo_exploration=12.0))
+    assert Search(bot, game_of(1), 0, solo=True).exploration == 12.0
+    assert Search(bot, game_of(2), 0, solo=False).exploration == 8.0
+
+
+def visits(level: Level, players: int) -> list[float]:
+    """The root's visit counts after a seeded search of seat 0's turn."""
+    game = game_of(players)
+    bot = MctsBot(5, level)
+    search = Search(bot, game, 0, solo=players == 1)
+    root = Node()
+    rng = Rng(9)
+    for _ in range(level.iterations):
+        search.iterate(root, game.copy(), Rng(rng.next64()))
+    return sorted(stat[0] for stat in root.stats.values())
+
+
+def test_only_solo_searches_feel_the_solo_constant() -> None:
+    narrow = replace(BASE, exploration=4.0, solo_exploration=4.0)
+    wide_solo = replace(narrow, solo_exploration=40.0)
+    assert visits(wide_solo, 2) == visits(narrow, 2)
+    assert visits(wide_solo, 1) != visits(narrow, 1)  # visits spread wider
+
+
+def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
+    hard = LEVELS["hard"]
+    assert hard.exploration == 8.0
+    assert hard.solo_exploration > hard.exploration  # docs/bots.md "Solo settings"
+    assert LEVELS["expert"].solo_exploration == hard.solo_exploration
+    for name in ("easy", "medium"):
+        assert LEVELS[name].solo_exploration == LEVELS[name].exploration
+    assert view(game_of(1), 0)["solo"] is True  # how MctsBot tells solo from a duel
