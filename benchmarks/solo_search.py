@@ -11,57 +11,112 @@ prints each game's total as it ends, then the mean and the mean decision time.
 
 A solo search's UCB constant is the level's `solo_exploration`, not `exploration`
 (which only duels and larger games use).
+
+With `--compare` every deal is also played by a baseline (the level as released, or
+with the `--base-set` settings), the two series interleaved so that their decision
+times are comparable, and the paired difference is printed with its 95 % interval:
+
+    python benchmarks/solo_search.py --set widen_rate=0.6 --last 20 --compare
+    python benchmarks/solo_search.py --set iterations=48 --base-set iterations=24 --compare
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 from multiprocessing import Pool
 
+from skytotems.bots.analysis import t95
 from skytotems.bots.arena import play_game
 from skytotems.bots.mcts import LEVELS, Level, MctsBot, custom_level
 from skytotems.bots.solo import SoloTask, solo_tasks
 from skytotems.rules.options import GameOptions
 
 
-def play(job: tuple[Level, SoloTask]) -> tuple[int, int, float]:
-    """One solo game of the CLI's series, the bot at `level`: (index, total, ms/decision)."""
-    level, task = job
+def play(job: tuple[str, Level, SoloTask]) -> tuple[str, int, int, float]:
+    """One solo game of the CLI's series, the bot at `level`: (series, index, total,
+    ms/decision)."""
+    series, level, task = job
     bot = MctsBot(task.bot_seed, level)
     options = GameOptions(players=1, totems=task.totems)
     result = play_game([bot, bot], options, task.game_seed, task.index)
-    return task.index, sum(result.scores), 1000 * sum(result.seconds) / sum(result.decisions)
+    ms = 1000 * sum(result.seconds) / sum(result.decisions)
+    return series, task.index, sum(result.scores), ms
+
+
+def paired_difference(totals: dict[int, int], baseline: dict[int, int]) -> str:
+    """The mean difference of the deals both series played, with its 95 % interval
+    (Student's t) and how many deals went each way."""
+    deals = sorted(totals.keys() & baseline.keys())
+    diffs = [totals[i] - baseline[i] for i in deals]
+    mean = statistics.fmean(diffs)
+    half = (
+        t95(len(diffs) - 1) * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        if len(diffs) > 1
+        else math.inf
+    )
+    better = sum(1 for d in diffs if d > 0)
+    worse = sum(1 for d in diffs if d < 0)
+    return (
+        f"difference {mean:+.1f} +- {half:.1f} points a game (95 %, paired by deal over "
+        f"{len(diffs)} deals; {better} better, {worse} worse)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", default="hard", choices=sorted(LEVELS))
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE")
+    parser.add_argument(
+        "--compare", action="store_true", help="also play every deal with the baseline"
+    )
+    parser.add_argument(
+        "--base-set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="the baseline's settings (with --compare; default: the level as released)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--last", type=int, default=10, help="one past the last game")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--totems", default="beginner")
     args = parser.parse_args()
+    if args.base_set and not args.compare:
+        parser.error("--base-set needs --compare")
     try:
         level = custom_level(args.level, args.set)
+        baseline = custom_level(args.level, args.base_set)
     except ValueError as exc:
         raise SystemExit(str(exc)) from None
     series = solo_tasks(f"mcts-{args.level}", args.last, args.seed, args.totems)
-    tasks = [(level, task) for task in series[args.first :]]
-    totals: list[int] = []
-    times: list[float] = []
+    tasks: list[tuple[str, Level, SoloTask]] = []
+    for task in series[args.first :]:
+        tasks.append(("game", level, task))
+        if args.compare:
+            tasks.append(("baseline", baseline, task))
+    totals: dict[str, dict[int, int]] = {"game": {}, "baseline": {}}
+    times: dict[str, list[float]] = {"game": [], "baseline": []}
     with Pool(args.workers) as pool:
-        for index, total, ms in pool.imap_unordered(play, tasks):
-            print(f"game {index}: {total} ({ms:.0f} ms per decision)", flush=True)
-            totals.append(total)
-            times.append(ms)
+        for name, index, total, ms in pool.imap_unordered(play, tasks):
+            print(f"{name} {index}: {total} ({ms:.0f} ms per decision)", flush=True)
+            totals[name][index] = total
+            times[name].append(ms)
     print(f"{level}")
     print(
-        f"mean total {statistics.fmean(totals):.1f} over {len(totals)} games, "
-        f"{statistics.fmean(times):.0f} ms per decision"
+        f"mean total {statistics.fmean(totals['game'].values()):.1f} over "
+        f"{len(totals['game'])} games, {statistics.fmean(times['game']):.0f} ms per decision"
     )
+    if args.compare:
+        print(f"baseline {baseline}")
+        print(
+            f"baseline mean total {statistics.fmean(totals['baseline'].values()):.1f} over "
+            f"{len(totals['baseline'])} games, "
+            f"{statistics.fmean(times['baseline']):.0f} ms per decision"
+        )
+        print(paired_difference(totals["game"], totals["baseline"]))
 
 
 if __name__ == "__main__":

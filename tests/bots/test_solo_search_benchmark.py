@@ -27,3 +27,48 @@ def test_an_unknown_level_field_is_refused_by_name() -> None:
     done = run("--set", "depth=3", "--last", "1")
     assert done.returncode != 0
     assert "unknown level field 'depth'" in done.stderr
+
+
+def totals_of(stdout: str, series: str) -> dict[int, int]:
+    """Each game's total of one series ("game" or "baseline") by its index."""
+    found: dict[int, int] = {}
+    for line in stdout.splitlines():
+        name, _, rest = line.partition(" ")
+        if name == series and rest[:1].isdigit():
+            index, _, text = rest.partition(": ")
+            found[int(index)] = int(text.split()[0])
+    return found
+
+
+def test_compare_plays_each_deal_twice_and_prints_the_paired_difference() -> None:
+    done = run(
+        "--level", "easy", "--set", "iterations=2", "--base-set", "iterations=4",
+        "--compare", "--first", "1", "--last", "3", "--workers", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    games, baseline = totals_of(done.stdout, "game"), totals_of(done.stdout, "baseline")
+    assert sorted(games) == sorted(baseline) == [1, 2]
+    assert "baseline Level(iterations=4," in done.stdout
+    diffs = [games[i] - baseline[i] for i in games]
+    mean = sum(diffs) / 2
+    better, worse = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+    assert f"difference {mean:+.1f} +- " in done.stdout
+    assert f"over 2 deals; {better} better, {worse} worse)" in done.stdout
+
+
+def test_a_variant_equal_to_its_baseline_plays_the_same_games() -> None:
+    done = run(
+        "--level", "easy", "--set", "iterations=3", "--base-set", "iterations=3",
+        "--compare", "--last", "2", "--workers", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert totals_of(done.stdout, "game") == totals_of(done.stdout, "baseline")
+    assert "difference +0.0 +- 0.0 points a game" in done.stdout
+    assert "0 better, 0 worse" in done.stdout
+
+
+def test_baseline_settings_without_compare_are_refused_by_name() -> None:
+    done = run("--base-set", "iterations=3", "--last", "1")
+    assert done.returncode != 0
+    assert "--base-set needs --compare" in done.stderr
+    assert "Traceback" not in done.stderr
