@@ -6,11 +6,12 @@ prints each game's total as it ends, then the mean and the mean decision time.
 
     python benchmarks/solo_search.py --first 0 --last 10                  # as released
     python benchmarks/solo_search.py --set iterations=125 --last 5
-    python benchmarks/solo_search.py --set iterations=50 --set playout_turns=99
+    python benchmarks/solo_search.py --set iterations=50 --set solo_playout_turns=99
     python benchmarks/solo_search.py --set solo_exploration=8.0 --last 60
 
-A solo search's UCB constant is the level's `solo_exploration`, not `exploration`
-(which only duels and larger games use).
+A solo search's UCB constant is the level's `solo_exploration`, not `exploration`, and
+its playouts' horizon `solo_playout_turns`, not `playout_turns` (which only duels and
+larger games use).
 
 With `--compare` every deal is also played by a baseline (the level as released, or
 with the `--base-set` settings), the two series interleaved so that their decision

@@ -1,6 +1,7 @@
-"""A search level's UCB constant in solo (bots/mcts.py `Level.solo_exploration`): used
-in solo, where one mind plays both altars for their sum (RULES.md §10), and only there
-(docs/bots.md "Solo settings")."""
+"""A search level's settings in solo (bots/mcts.py `Level.solo_exploration`, its UCB
+constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
+mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
+settings")."""
 
 from __future__ import annotations
 
@@ -53,11 +54,23 @@ def test_only_solo_searches_feel_the_solo_constant() -> None:
     assert visits(wide_solo, 1) != visits(narrow, 1)  # visits spread wider
 
 
+def test_only_solo_searches_see_the_solo_horizon() -> None:
+    near = replace(BASE, exploration=4.0, solo_exploration=4.0)
+    far_in_solo = replace(near, solo_playout_turns=2)
+    assert visits(far_in_solo, 2) == visits(near, 2)
+    assert visits(far_in_solo, 1) != visits(near, 1)  # the values see one more turn
+    # in solo the duels' horizon no longer counts
+    assert visits(replace(near, playout_turns=2), 1) == visits(near, 1)
+
+
 def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     hard = LEVELS["hard"]
     assert hard.exploration == 8.0
     assert hard.solo_exploration > hard.exploration  # docs/bots.md "Solo settings"
+    assert (hard.playout_turns, hard.solo_playout_turns) == (1, 2)
     assert LEVELS["expert"].solo_exploration == hard.solo_exploration
+    assert LEVELS["expert"].solo_playout_turns == hard.solo_playout_turns
     for name in ("easy", "medium"):
         assert LEVELS[name].solo_exploration == LEVELS[name].exploration
+        assert LEVELS[name].solo_playout_turns == LEVELS[name].playout_turns
     assert view(game_of(1), 0)["solo"] is True  # how MctsBot tells solo from a duel

@@ -15,7 +15,8 @@ the iterations in which it was legal, and UCB uses it in place of the parent's v
   best-prior actions in at first, more as visits grow.
 - Playout: the rest of the bot's own turn by the one-step estimate, then a fast
   rule-based policy for every other seat until the bot's next turn begins (so taking
-  the slot an opponent wanted shows), or the game ends; at the hard level the other
+  the slot an opponent wanted shows; in solo the hard level's, its second turn ahead),
+  or the game ends; at the hard level the other
   seats choose their turn's action (slot or totem) by the heuristic estimate instead,
   which models a strong opponent's reply far better. The position is scored by the
   heuristic estimate (`evaluation.Estimator`), final scores if the game ended. The
@@ -82,6 +83,8 @@ class Level:
     widen_base: int = 2  # actions considered at first
     widen_rate: float = 0.5  # exponent of visit count growth of the considered set
     playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
+    # The playouts' horizon in solo (measured apart: docs/bots.md "Solo settings").
+    solo_playout_turns: int = 1
     # In the last `endgame_rounds` rounds (and the final-totem turns) playouts run to
     # the end of the game and score the final points instead of the estimate.
     endgame_rounds: int = 0
@@ -104,7 +107,8 @@ LEVELS = {
     "medium": Level(iterations=80, determinizations=4, time_cap=3.0),
     # The hard level explores twice as widely: with its budget and estimated replies
     # that measured better than the default (docs/bots.md, "Search settings"), and in
-    # solo three times (docs/bots.md, "Solo settings"). Its
+    # solo three times, its playouts there running on to its second turn ahead
+    # (docs/bots.md, "Solo settings"). Its
     # playouts run to the end of the game in the last 3 rounds (+4.1 points a solo game
     # on the stand-in, docs/bots.md "Exact ends"); its 480 iterations take, compiled,
     # the CPU time its 400 took on the pure-Python path (docs/bots.md, "Compiled path").
@@ -114,6 +118,7 @@ LEVELS = {
         time_cap=20.0,
         exploration=8.0,
         solo_exploration=12.0,
+        solo_playout_turns=2,
         opponent_turn="estimate",
         costs="root",
         endgame_rounds=3,
@@ -258,6 +263,7 @@ class Search:
         self.solo = solo
         level = self.level
         self.exploration = level.solo_exploration if solo else level.exploration
+        self.playout_turns = level.solo_playout_turns if solo else level.playout_turns
         self.turn = turn_key(game)
         self.costs = design_costs(game) if self.level.costs == "root" else None
         # Altar parts by version, shared by this search's estimates: only with the root's
@@ -387,7 +393,7 @@ class Search:
         """The rest of the turn by the one-step estimate, then the fast policy for every
         seat until the bot's next turn(s) begin (or the game ends); then the value."""
         self.finish_turn(game)
-        turns_left = self.level.playout_turns
+        turns_left = self.playout_turns
         endgame = self.level.endgame_rounds
         if endgame > 0 and (
             game.phase in ("final", "last_reveals")
