@@ -52,7 +52,8 @@ def test_analyse_shows_progress_then_losses_and_jumps_to_the_next_mistake(
     # a trial: the replay's moves and the analysis's decisions were counted without a word
     moves = page.locator("#replay-slider").get_attribute("max")
     decisions = len(job["result"]["decisions"])
-    assert moves is not None and decisions < int(moves)
+    # (a random bots' game may have no forced move at all: a CI run found 92 of 92)
+    assert moves is not None and decisions <= int(moves)
     expect(page.locator("#analysis-covered")).to_have_text(
         f"{decisions} of the game's {moves} moves had a choice and were analysed"
         " (forced moves cost nothing)."
