@@ -21,6 +21,17 @@ def test_a_level_and_its_variant_are_timed_on_the_same_positions() -> None:
     assert summary["positions"] == len(done.stdout.splitlines()) - 1 > 0
 
 
+def test_larger_games_are_timed_on_their_own_positions() -> None:
+    """`--players 4` takes its positions from four-player games (a playout there runs
+    through three other seats' turns), and says so."""
+    done = run("--levels", "mcts-easy", "--games", "1", "--seed", "2", "--players", "4")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["players"] == 4 and summary["positions"] > 0
+    refused = run("--levels", "mcts-easy", "--players", "5")
+    assert refused.returncode != 0 and "--players" in refused.stderr
+
+
 def test_an_unknown_field_of_a_variant_is_refused_by_name() -> None:
     done = run("--levels", "mcts-easy:depth=3", "--games", "1")
     assert done.returncode != 0
