@@ -10,8 +10,8 @@ prints each game's total as it ends, then the mean and the mean decision time.
     python benchmarks/solo_search.py --set solo_exploration=8.0 --last 60
 
 A solo search's UCB constant is the level's `solo_exploration`, not `exploration`, and
-its playouts' horizon `solo_playout_turns`, not `playout_turns` (which only duels and
-larger games use).
+its playouts' horizon `solo_playout_turns`, not `duel_playout_turns` (two-player games')
+or `playout_turns` (larger games').
 
 With `--compare` every deal is also played by a baseline (the level as released, or
 with the `--base-set` settings), the two series interleaved so that their decision

@@ -1,7 +1,7 @@
 """A search level's settings in solo (bots/mcts.py `Level.solo_exploration`, its UCB
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
-settings")."""
+settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ BASE = Level(iterations=40, determinizations=2, time_cap=30.0)
 def game_of(players: int) -> Game:
     return game_from_position(
         Position(
-            altars=[ALTAR, ALTAR],
+            altars=[ALTAR] * max(2, players),
             options=GameOptions(players=players),
             round=3,
-            slots=["rb", "g", "CW"],
+            slots=["rb", "g", "CW", "gb"][: 3 if players < 3 else 4],
         )
     )
 
@@ -59,18 +59,34 @@ def test_only_solo_searches_see_the_solo_horizon() -> None:
     far_in_solo = replace(near, solo_playout_turns=2)
     assert visits(far_in_solo, 2) == visits(near, 2)
     assert visits(far_in_solo, 1) != visits(near, 1)  # the values see one more turn
-    # in solo the duels' horizon no longer counts
-    assert visits(replace(near, playout_turns=2), 1) == visits(near, 1)
+    # in solo the other games' horizons no longer count
+    assert visits(replace(near, playout_turns=2, duel_playout_turns=2), 1) == visits(near, 1)
+
+
+def test_duels_and_larger_games_each_see_their_own_horizon() -> None:
+    """`duel_playout_turns` is two-player games' horizon, `playout_turns` that of 3-4
+    players (where a playout also runs through every other seat's turns)."""
+    near = replace(BASE, exploration=4.0, solo_exploration=4.0)
+    far_in_duels = replace(near, duel_playout_turns=2)
+    far_in_larger = replace(near, playout_turns=2)
+    assert visits(far_in_duels, 2) != visits(near, 2)
+    assert visits(far_in_larger, 2) == visits(near, 2)
+    assert visits(far_in_larger, 3) != visits(near, 3)
+    assert visits(far_in_duels, 3) == visits(near, 3)
 
 
 def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     hard = LEVELS["hard"]
     assert hard.exploration == 8.0
     assert hard.solo_exploration > hard.exploration  # docs/bots.md "Solo settings"
-    assert (hard.playout_turns, hard.solo_playout_turns) == (1, 2)
-    assert LEVELS["expert"].solo_exploration == hard.solo_exploration
-    assert LEVELS["expert"].solo_playout_turns == hard.solo_playout_turns
+    assert (hard.playout_turns, hard.duel_playout_turns, hard.solo_playout_turns) == (1, 1, 2)
+    expert = LEVELS["expert"]
+    assert expert.solo_exploration == hard.solo_exploration
+    assert expert.solo_playout_turns == hard.solo_playout_turns
+    # docs/bots.md "The expert level": its duels look a turn further, larger games do not
+    assert (expert.playout_turns, expert.duel_playout_turns) == (1, 2)
     for name in ("easy", "medium"):
-        assert LEVELS[name].solo_exploration == LEVELS[name].exploration
-        assert LEVELS[name].solo_playout_turns == LEVELS[name].playout_turns
+        level = LEVELS[name]
+        assert level.solo_exploration == level.exploration
+        assert level.solo_playout_turns == level.duel_playout_turns == level.playout_turns
     assert view(game_of(1), 0)["solo"] is True  # how MctsBot tells solo from a duel

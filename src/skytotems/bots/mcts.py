@@ -15,8 +15,8 @@ the iterations in which it was legal, and UCB uses it in place of the parent's v
   best-prior actions in at first, more as visits grow.
 - Playout: the rest of the bot's own turn by the one-step estimate, then a fast
   rule-based policy for every other seat until the bot's next turn begins (so taking
-  the slot an opponent wanted shows; in solo the hard level's, its second turn ahead),
-  or the game ends; at the hard level the other
+  the slot an opponent wanted shows; in solo the hard level's, and in duels the expert
+  level's, its second turn ahead), or the game ends; at the hard level the other
   seats choose their turn's action (slot or totem) by the heuristic estimate instead,
   which models a strong opponent's reply far better. The position is scored by the
   heuristic estimate (`evaluation.Estimator`), final scores if the game ended. The
@@ -82,7 +82,11 @@ class Level:
     prior_visits: float = 2.0  # weight of the one-step prior, in visits
     widen_base: int = 2  # actions considered at first
     widen_rate: float = 0.5  # exponent of visit count growth of the considered set
-    playout_turns: int = 1  # 0: stop as the turn ends; n: stop as own turn n begins
+    # The playouts' horizon in games of 3-4 players: 0, stop as the turn ends; n, stop
+    # as own turn n begins (every other seat's turns between cost time).
+    playout_turns: int = 1
+    # The horizon in two-player games (measured apart: docs/bots.md "The expert level").
+    duel_playout_turns: int = 1
     # The playouts' horizon in solo (measured apart: docs/bots.md "Solo settings").
     solo_playout_turns: int = 1
     # In the last `endgame_rounds` rounds (and the final-totem turns) playouts run to
@@ -124,10 +128,13 @@ LEVELS = {
         endgame_rounds=3,
     ),
 }
-# The strongest opponent and the analysis level: the hard level with three times its
-# budget and twice its sampled games, sized to at most 2.5 s of one core per decision
-# (docs/bots.md, "The expert level").
-LEVELS["expert"] = replace(LEVELS["hard"], iterations=1440, determinizations=16, time_cap=60.0)
+# The strongest opponent and the analysis level: the hard level with twice its budget
+# and sampled games, and in duels playouts on to its second turn ahead (which won more
+# against hard than three times the budget did), sized to at most 2.5 s of one core per
+# decision (docs/bots.md, "The expert level").
+LEVELS["expert"] = replace(
+    LEVELS["hard"], iterations=960, determinizations=16, duel_playout_turns=2, time_cap=60.0
+)
 MAX_PLAYOUT_STEPS = 400
 
 
@@ -263,7 +270,12 @@ class Search:
         self.solo = solo
         level = self.level
         self.exploration = level.solo_exploration if solo else level.exploration
-        self.playout_turns = level.solo_playout_turns if solo else level.playout_turns
+        if solo:
+            self.playout_turns = level.solo_playout_turns
+        elif game.n == 2:
+            self.playout_turns = level.duel_playout_turns
+        else:
+            self.playout_turns = level.playout_turns
         self.turn = turn_key(game)
         self.costs = design_costs(game) if self.level.costs == "root" else None
         # Altar parts by version, shared by this search's estimates: only with the root's
