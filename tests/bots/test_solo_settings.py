@@ -24,7 +24,7 @@ def game_of(players: int) -> Game:
             altars=[ALTAR] * max(2, players),
             options=GameOptions(players=players),
             round=3,
-            slots=["rb", "g", "CW", "gb"][: 3 if players < 3 else 4],
+            slots=["rb", "g", "CW", "gb"][: GameOptions(players=players).slots],
         )
     )
 

@@ -128,10 +128,10 @@ LEVELS = {
         endgame_rounds=3,
     ),
 }
-# The strongest opponent and the analysis level: the hard level with twice its budget
-# and sampled games, and in duels playouts on to its second turn ahead (which won more
-# against hard than three times the budget did), sized to at most 2.5 s of one core per
-# decision (docs/bots.md, "The expert level").
+# The strongest opponent: the hard level with twice its budget and sampled games, and in
+# duels playouts on to its second turn ahead (which won more against hard than three
+# times the budget did), sized to at most 2.5 s of one core per decision (docs/bots.md,
+# "The expert level").
 LEVELS["expert"] = replace(
     LEVELS["hard"], iterations=960, determinizations=16, duel_playout_turns=2, time_cap=60.0
 )
