@@ -3,7 +3,8 @@
 A level's budget is sized by this figure (mcts-expert: at most 2.5 s of one core per
 decision). The positions are turn decisions (more than one legal action) of seeded
 games of the greedy bot (two players, or `--players`: a playout runs through every
-other seat's turn, so larger games cost more), at fixed moves; each level decides every
+other seat's turn, so larger games cost more; 1 is solo, searched for both altars' sum),
+at fixed moves; each level decides every
 position, the levels alternating in order from one position to the next so that a
 change of the machine's load weighs on all alike. CPU time of this process is robust
 to other jobs on the machine, where wall-clock time is not (a loaded machine still
@@ -12,6 +13,7 @@ slows it some, by sharing the caches).
     python benchmarks/decision_time.py --levels mcts-hard,mcts-expert --games 3 --seed 1
     python benchmarks/decision_time.py --levels mcts-hard,mcts-hard:costs=leaf:iterations=250
     python benchmarks/decision_time.py --levels mcts-expert --players 4 --games 1
+    python benchmarks/decision_time.py --levels mcts-hard --players 1 --games 3
 
 A level may be a variant: the bot name, then `:FIELD=VALUE` settings of its search level
 (`skytotems.bots.mcts.custom_level`).
@@ -39,7 +41,7 @@ def positions(games: int, seed: int, players: int = 2) -> list[Game]:
     found = []
     for i in range(games):
         game = Game(GameOptions(players=players), mix_seed(seed, i))
-        bots = [make_bot("greedy", mix_seed(seed, i, s)) for s in range(players)]
+        bots = [make_bot("greedy", mix_seed(seed, i, s)) for s in range(game.n)]
         wanted = list(MOVES)
         while not game.is_over and wanted:
             seat = game.decision.seats[0]
@@ -85,7 +87,7 @@ def main() -> None:
     parser.add_argument("--levels", default="mcts-hard,mcts-expert")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--players", type=int, choices=(1, 2, 3, 4), default=2)
     args = parser.parse_args()
     levels = args.levels.split(",")
     try:

@@ -32,6 +32,15 @@ def test_larger_games_are_timed_on_their_own_positions() -> None:
     assert refused.returncode != 0 and "--players" in refused.stderr
 
 
+def test_solo_is_timed_on_positions_of_solo_games() -> None:
+    """`--players 1`: positions of solo games (two altars, one mind), searched for both
+    altars' sum."""
+    done = run("--levels", "mcts-easy", "--games", "1", "--seed", "2", "--players", "1")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["players"] == 1 and summary["positions"] > 0
+
+
 def test_an_unknown_field_of_a_variant_is_refused_by_name() -> None:
     done = run("--levels", "mcts-easy:depth=3", "--games", "1")
     assert done.returncode != 0
