@@ -1,13 +1,16 @@
 """A search level's settings in solo (bots/mcts.py `Level.solo_exploration`, its UCB
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
-settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`)."""
+settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`). In solo,
+playouts may place pedestals by the estimate (`Level.solo_playout_placements`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search
+from skytotems.bots.evaluation import Estimator
+from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search, fast_action
+from skytotems.rules.actions import Action, PlacePedestal
 from skytotems.rules.engine import Game
 from skytotems.rules.options import GameOptions
 from skytotems.rules.position import Position, game_from_position
@@ -75,6 +78,42 @@ def test_duels_and_larger_games_each_see_their_own_horizon() -> None:
     assert visits(far_in_duels, 3) == visits(near, 3)
 
 
+def test_only_solo_playouts_place_pedestals_by_the_estimate() -> None:
+    fast = replace(BASE, exploration=4.0, solo_exploration=4.0, solo_playout_turns=2)
+    estimated = replace(fast, solo_playout_placements="estimate")
+    assert visits(estimated, 2) == visits(fast, 2)
+    assert visits(estimated, 3) == visits(fast, 3)
+    assert visits(estimated, 1) != visits(fast, 1)  # other placements, other values
+
+
+def test_an_estimated_placement_is_the_one_the_estimate_rates_best() -> None:
+    """Where the fast rule stacks on the tallest matching column, the estimate may see
+    more: here a fourth column closing a 2x2 of columns is worth more than a taller one."""
+    game = game_from_position(
+        Position(
+            altars=["0,0 rr r/r _", "0,0 _ _/_ _"],
+            options=GameOptions(players=1),
+            round=3,
+            decision="place_pedestal",
+            pool="r",
+        )
+    )
+    legal = game.legal_actions(0)
+    search = Search(MctsBot(1, "hard"), game, 0, solo=True)
+
+    def rated(action: Action) -> float:
+        child = game.copy()
+        child.apply_fast(action)
+        return Estimator(child, costs=search.costs).value(0)
+
+    chosen = search.best_by_estimate(game, 0, legal)
+    assert rated(chosen) == max(rated(a) for a in legal)
+    tallest = fast_action(game, 0, legal, Rng(1))
+    assert isinstance(tallest, PlacePedestal) and isinstance(chosen, PlacePedestal)
+    assert tallest.cell != chosen.cell
+    assert rated(chosen) > rated(tallest)
+
+
 def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     hard = LEVELS["hard"]
     assert hard.exploration == 8.0
@@ -85,6 +124,9 @@ def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     assert expert.solo_playout_turns == hard.solo_playout_turns
     # docs/bots.md "The expert level": its duels look a turn further, larger games do not
     assert (expert.playout_turns, expert.duel_playout_turns) == (1, 2)
+    # docs/bots.md "Placements by the estimate in solo playouts": stronger, but over
+    # hard's 1 s a decision; no released level places by the estimate yet
+    assert all(level.solo_playout_placements == "fast" for level in LEVELS.values())
     for name in ("easy", "medium"):
         level = LEVELS[name]
         assert level.solo_exploration == level.exploration
