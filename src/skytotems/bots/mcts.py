@@ -62,11 +62,11 @@ from .base import View, acting_seat, decision_rng, determinizations
 from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 
-# The named choices of two level fields. Spelt out as aliases, since a compiled class's
+# The named choices of level fields. Spelt out as aliases, since a compiled class's
 # annotations no longer say which strings a Literal allows (`custom_level` reads these).
-OpponentTurn = Literal["fast", "estimate"]
+# A playout policy: rules of thumb ("fast") or the heuristic estimate ("estimate").
+PlayoutPolicy = Literal["fast", "estimate"]
 Costs = Literal["leaf", "root"]
-Placements = Literal["fast", "estimate"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class Level:
     endgame_rounds: int = 0
     # How other seats choose their turn's action in playouts: "fast" (rules of thumb)
     # or "estimate" (the best of a few candidates by the heuristic estimate).
-    opponent_turn: OpponentTurn = "fast"
+    opponent_turn: PlayoutPolicy = "fast"
     # Which bag prices the designs in the estimate: each leaf's own ("leaf"), or the
     # root position's ("root": one price for the whole search, so that altars met again
     # in other playouts hit the estimate's memo; it pays where the other seats' turns
@@ -105,7 +105,7 @@ class Level:
     # matching column) or "estimate" (the placement the heuristic estimate rates best:
     # stronger in solo, but at 1.6 x the time over hard's 1 s a decision, so no released
     # level uses it yet; docs/bots.md "Placements by the estimate in solo playouts").
-    solo_playout_placements: Placements = "fast"
+    solo_playout_placements: PlayoutPolicy = "fast"
 
     def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
         # by the constructor: compiled, a frozen class refuses pickle's field stores
@@ -156,7 +156,7 @@ def custom_level(base: str, settings: list[str]) -> Level:
     level = LEVELS[base]
     # each field's type by its value (a compiled class's annotations are not all there)
     kinds: dict[str, Any] = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
-    kinds.update(opponent_turn=OpponentTurn, costs=Costs, solo_playout_placements=Placements)
+    kinds.update(opponent_turn=PlayoutPolicy, costs=Costs, solo_playout_placements=PlayoutPolicy)
     changes: dict[str, Any] = {}
     for item in settings:
         name, _, text = item.partition("=")
