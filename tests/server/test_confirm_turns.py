@@ -39,6 +39,10 @@ def test_every_turn_of_two_humans_ends_with_the_prompt(server: ThreadServer):
             decision = mover.view["decision"]
             legal = mover.view["legal_actions"]
             if decision["kind"] == "end_turn":
+                # the other seat's copy of this move may still be on its way (a loaded
+                # machine took more than the drain's 20 ms): wait for it, then compare
+                while other.view["move"] < mover.view["move"]:
+                    other.recv_type("state")
                 seen = other.view["decision"]
                 assert seen["kind"] == "turn" and seen["context"]["acted"] is True
                 ends_with = [a for a in legal if a["type"] == "end_turn"]
