@@ -2,14 +2,18 @@
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
 settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`). In solo,
-playouts may place pedestals by the estimate (`Level.solo_playout_placements`)."""
+playouts may place pedestals by the estimate (`Level.solo_playout_placements`), and a
+decision reusing the turn's tree may count its visits towards the budget
+(`Level.solo_reused_visits_count`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from skytotems.bots.evaluation import Estimator
-from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search, fast_action
+from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search, custom_level, fast_action
 from skytotems.rules.actions import Action, PlacePedestal
 from skytotems.rules.engine import Game
 from skytotems.rules.options import GameOptions
@@ -125,10 +129,46 @@ def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     # docs/bots.md "The expert level": its duels look a turn further, larger games do not
     assert (expert.playout_turns, expert.duel_playout_turns) == (1, 2)
     # docs/bots.md "Placements by the estimate in solo playouts": stronger, but over
-    # hard's 1 s a decision; no released level places by the estimate yet
+    # hard's 1 s a decision; paid for by counting the reused tree, weaker over the 60
+    # games ("Counting the reused tree towards the solo budget"): no released level
+    # uses either
     assert all(level.solo_playout_placements == "fast" for level in LEVELS.values())
+    assert not any(level.solo_reused_visits_count for level in LEVELS.values())
     for name in ("easy", "medium"):
         level = LEVELS[name]
         assert level.solo_exploration == level.exploration
         assert level.solo_playout_turns == level.duel_playout_turns == level.playout_turns
     assert view(game_of(1), 0)["solo"] is True  # how MctsBot tells solo from a duel
+
+
+def fresh_iterations_of_next_decision(level: Level, players: int) -> tuple[int, int]:
+    """(iterations of the turn's first decision, of the next one in the same turn, which
+    reuses the subtree of the action played)."""
+    game = game_of(players)
+    bot = MctsBot(3, level)
+    first = bot.choose(view(game, 0), game.legal_actions(0))
+    spent_first = bot.last_iterations
+    game.apply(first)
+    while game.decision.seats != (0,) or len(game.legal_actions(0)) < 2:
+        game.apply(game.legal_actions(game.decision.seats[0])[0])
+    bot.choose(view(game, 0), game.legal_actions(0))
+    return spent_first, bot.last_iterations
+
+
+def test_in_solo_a_reused_tree_counts_towards_the_budget_where_the_level_says() -> None:
+    level = replace(BASE, iterations=60)
+    counting = replace(level, solo_reused_visits_count=True)
+    first, next_one = fresh_iterations_of_next_decision(counting, 1)
+    assert first == 60
+    assert 60 // 4 <= next_one < 60  # only what the reused root lacks
+    assert fresh_iterations_of_next_decision(level, 1) == (60, 60)
+    assert fresh_iterations_of_next_decision(counting, 2) == (60, 60)  # solo only
+
+
+def test_a_yes_or_no_field_of_a_variant_is_read_as_such() -> None:
+    """`bool("false")` is True: a switch set off must not measure it on."""
+    field = "solo_reused_visits_count"
+    assert getattr(custom_level("hard", [f"{field}=false"]), field) is False
+    assert getattr(custom_level("medium", [f"{field}=True"]), field) is True
+    with pytest.raises(ValueError, match=f"{field} must be true or false, not 'maybe'"):
+        custom_level("hard", [f"{field}=maybe"])

@@ -106,6 +106,13 @@ class Level:
     # stronger in solo, but at 1.6 x the time over hard's 1 s a decision, so no released
     # level uses it yet; docs/bots.md "Placements by the estimate in solo playouts").
     solo_playout_placements: PlayoutPolicy = "fast"
+    # In solo, whether a decision that reuses the turn's tree counts the visits its root
+    # already has towards the budget, running only what it lacks (at least a quarter
+    # of the budget): the turn's small decisions then cost less than its first. It paid
+    # for the placements above, but the two together scored lower over the solo
+    # command's 60 games than the level without either, so no released level uses it
+    # (docs/bots.md "Counting the reused tree towards the solo budget").
+    solo_reused_visits_count: bool = False
 
     def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
         # by the constructor: compiled, a frozen class refuses pickle's field stores
@@ -144,6 +151,9 @@ LEVELS["expert"] = replace(
 MAX_PLAYOUT_STEPS = 400
 
 
+BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
 def custom_level(base: str, settings: list[str]) -> Level:
     """The level named `base` with `FIELD=VALUE` settings applied, each value read as
     its field's type (for benchmarks comparing a variant with a released level).
@@ -165,6 +175,11 @@ def custom_level(base: str, settings: list[str]) -> Level:
         choices = get_args(kinds[name])
         if choices and text not in choices:
             raise ValueError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
+        if kinds[name] is bool:  # bool("false") would be True
+            if text.lower() not in BOOLEAN_WORDS:
+                raise ValueError(f"{name} must be true or false, not {text!r}")
+            changes[name] = BOOLEAN_WORDS[text.lower()]
+            continue
         try:
             changes[name] = text if choices else kinds[name](text)
         except ValueError:
@@ -224,7 +239,7 @@ class MctsBot:
             return legal[0]
         search = Search(self, games[0], seat, bool(view["solo"]))
         deadline = time.perf_counter() + level.time_cap
-        for i in range(level.iterations):
+        for i in range(fresh_iterations(level, root, search.solo)):
             game = games[i % len(games)].copy()
             game.rng = Rng(rng.next64())  # a fresh order of future draws
             search.iterate(root, game, Rng(rng.next64()))
@@ -255,6 +270,14 @@ class MctsBot:
                 if child is not None:
                     return child
         return Node()
+
+
+def fresh_iterations(level: Level, root: Node, solo: bool) -> int:
+    """The iterations a decision runs: the level's budget, or where the level counts a
+    reused tree's visits (solo), what the root lacks of it, at least a quarter."""
+    if solo and level.solo_reused_visits_count:
+        return max(level.iterations - root.visits, level.iterations // 4)
+    return level.iterations
 
 
 def turn_key_of_view(view: View) -> tuple[object, ...]:
