@@ -157,7 +157,9 @@ def test_the_tab_says_when_it_is_your_turn_and_asks_for_notifications_on_a_click
     assert aiko.locator("link[rel~='icon']").get_attribute("href") == "img/favicon.svg"
     # the choice is remembered on the next visit
     aiko.reload()
-    assert aiko.locator("#turn-alerts").get_attribute("aria-pressed") == "true"
+    # the page's script reads the stored choice once its translations have loaded,
+    # which may be after the load event: wait for the button to show it (times out if not)
+    aiko.wait_for_selector("#turn-alerts[aria-pressed='true']")
 
 
 # Instrumentation of the real page: records each tone the page starts (through the real
