@@ -151,6 +151,7 @@ LEVELS["expert"] = replace(
 MAX_PLAYOUT_STEPS = 400
 
 
+# How `custom_level` reads a yes/no field (any case); anything else is refused.
 BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
