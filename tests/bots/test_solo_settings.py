@@ -2,9 +2,10 @@
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
 settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`). In solo,
-playouts may place pedestals by the estimate (`Level.solo_playout_placements`), and a
-decision reusing the turn's tree may count its visits towards the budget
-(`Level.solo_reused_visits_count`)."""
+playouts may place pedestals by the estimate (`Level.solo_playout_placements`), among
+the rule of thumb's best few (`Level.solo_placement_candidates`) and in the playout's
+first turns only (`Level.solo_placement_turns`), and a decision reusing the turn's tree
+may count its visits towards the budget (`Level.solo_reused_visits_count`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,19 @@ from dataclasses import replace
 import pytest
 
 from skytotems.bots.evaluation import Estimator
-from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, Search, custom_level, fast_action
+from skytotems.bots.greedy import prune
+from skytotems.bots.mcts import (
+    LEVELS,
+    Level,
+    MctsBot,
+    Node,
+    Search,
+    custom_level,
+    fast_action,
+    placement_rank,
+    ranked_placements,
+    turn_key,
+)
 from skytotems.rules.actions import Action, PlacePedestal
 from skytotems.rules.engine import Game
 from skytotems.rules.options import GameOptions
@@ -110,7 +123,7 @@ def test_an_estimated_placement_is_the_one_the_estimate_rates_best() -> None:
         child.apply_fast(action)
         return Estimator(child, costs=search.costs).value(0)
 
-    chosen = search.best_by_estimate(game, 0, legal)
+    chosen = search.best_by_estimate(game, 0, legal)  # every legal placement rated
     assert rated(chosen) == max(rated(a) for a in legal)
     tallest = fast_action(game, 0, legal, Rng(1))
     assert isinstance(tallest, PlacePedestal) and isinstance(chosen, PlacePedestal)
@@ -129,10 +142,13 @@ def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     # docs/bots.md "The expert level": its duels look a turn further, larger games do not
     assert (expert.playout_turns, expert.duel_playout_turns) == (1, 2)
     # docs/bots.md "Placements by the estimate in solo playouts": stronger, but over
-    # hard's 1 s a decision; paid for by counting the reused tree, weaker over the 60
-    # games ("Counting the reused tree towards the solo budget"): no released level
-    # uses either
+    # hard's 1 s a decision; in the playouts' first 2 turns only, weaker and no faster
+    # over the 60 games ("Placements in the first turns"); paid for by counting the
+    # reused tree, weaker ("Counting the reused tree towards the solo budget"): no
+    # released level uses any of them
     assert all(level.solo_playout_placements == "fast" for level in LEVELS.values())
+    assert all(level.solo_placement_turns == 0 for level in LEVELS.values())
+    assert all(level.solo_placement_candidates == 0 for level in LEVELS.values())
     assert not any(level.solo_reused_visits_count for level in LEVELS.values())
     for name in ("easy", "medium"):
         level = LEVELS[name]
@@ -172,3 +188,74 @@ def test_a_yes_or_no_field_of_a_variant_is_read_as_such() -> None:
     assert getattr(custom_level("medium", [f"{field}=True"]), field) is True
     with pytest.raises(ValueError, match=f"{field} must be true or false, not 'maybe'"):
         custom_level("hard", [f"{field}=maybe"])
+
+
+def placement_game() -> Game:
+    """Seat 0 placing a red pedestal beside three red columns of different heights."""
+    return game_from_position(
+        Position(
+            altars=["0,0 rrr rr _/r _ _/_ _ _", "0,0 _ _/_ _"],
+            options=GameOptions(players=1),
+            round=3,
+            decision="place_pedestal",
+            pool="r",
+        )
+    )
+
+
+def test_the_estimate_rates_the_rule_of_thumbs_best_few_placements() -> None:
+    game = placement_game()
+    legal = game.legal_actions(0)
+    options = prune(game, legal)
+    assert ranked_placements(game, 0, legal, 0) == options  # 0: all prune keeps
+    assert ranked_placements(game, 0, legal, len(options) + 5) == options
+    stacks = game.altars[0].stacks
+    best_two = ranked_placements(game, 0, legal, 2)
+    assert len(best_two) == 2 and set(best_two) <= set(options)
+    left_out = [a for a in options if a not in best_two]
+    assert left_out
+    assert min(placement_rank(stacks, a) for a in best_two) >= max(
+        placement_rank(stacks, a) for a in left_out
+    )
+    # the rule of thumb's ranking: the taller matching column first
+    tallest = best_two[0]
+    assert isinstance(tallest, PlacePedestal) and len(stacks[tallest.cell]) == 3
+
+
+def playout_turns(level: Level, seed: int) -> list[list[Action]]:
+    """The actions of a seeded solo playout from seat 0's turn, by turn: the rest of
+    the searched turn, then each turn the playout plays."""
+    game = game_of(1)
+    search = Search(MctsBot(5, level), game, 0, solo=True)
+    played = game.copy()
+    search.playout(played, Rng(seed))
+    replay = game.copy()
+    turns: list[list[Action]] = [[]]
+    key = turn_key(replay)
+    for action in played.history[len(game.history) :]:
+        if turn_key(replay) != key:
+            key = turn_key(replay)
+            turns.append([])
+        turns[-1].append(action)
+        replay.apply_fast(action)
+    return turns
+
+
+def test_placements_by_the_estimate_only_in_the_playouts_first_turns() -> None:
+    fast = replace(BASE, solo_playout_turns=2)
+    everywhere = replace(fast, solo_playout_placements="estimate")
+    first_only = replace(everywhere, solo_placement_turns=1)
+    differs_in_first, differs_later = False, False
+    for seed in range(1, 13):
+        by_rule, by_estimate, by_both = (
+            playout_turns(fast, seed),
+            playout_turns(everywhere, seed),
+            playout_turns(first_only, seed),
+        )
+        assert len(by_both) >= 3  # the searched turn's rest, then at least two turns
+        # the first turn the playout plays is placed by the estimate, as everywhere
+        assert by_both[:2] == by_estimate[:2]
+        differs_in_first |= by_both[1] != by_rule[1]
+        differs_later |= by_both[2:] != by_estimate[2:]
+    assert differs_in_first  # the estimate places otherwise than the rule of thumb
+    assert differs_later  # and after the first turn, the rule of thumb places again

@@ -30,7 +30,7 @@ from ..rules.engine import Game
 from ..rules.rng import Rng
 from ..rules.scoring import score_sheet
 from ..rules.view import view as seat_view
-from .base import View, decision_rng, determinize
+from .base import View, collector_paused, decision_rng, determinize
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, prune, settle_start
 from .mcts import MAX_PLAYOUT_STEPS, estimated_turn, fast_action
 
@@ -357,7 +357,8 @@ def analyse_game(
     start = time.perf_counter()
     results: list[DecisionAnalysis] = []
     for index, view, legal, played in todo:
-        results.append(analyst.analyse(view, legal, played, index))
+        with collector_paused():
+            results.append(analyst.analyse(view, legal, played, index))
         if progress is not None:
             progress(len(results), len(todo))
     return report(

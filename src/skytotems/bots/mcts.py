@@ -58,7 +58,7 @@ from ..rules.grid import DIRECTIONS
 from ..rules.options import ROUNDS
 from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
-from .base import View, acting_seat, decision_rng, determinizations
+from .base import View, acting_seat, collector_paused, decision_rng, determinizations
 from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 
@@ -103,9 +103,19 @@ class Level:
     costs: Costs = "leaf"
     # How solo playouts place pedestals after a turn's action: "fast" (the tallest
     # matching column) or "estimate" (the placement the heuristic estimate rates best:
-    # stronger in solo, but at 1.6 x the time over hard's 1 s a decision, so no released
-    # level uses it yet; docs/bots.md "Placements by the estimate in solo playouts").
+    # stronger in solo, but in every turn at 1.6 x the time, over hard's 1 s a decision,
+    # so no released level uses it; docs/bots.md "Placements by the estimate in solo
+    # playouts").
     solo_playout_placements: PlayoutPolicy = "fast"
+    # With placements by the estimate, how many of the options it rates: the best by
+    # the rule of thumb's ranking (`ranked_placements`); 0, every option `prune` keeps.
+    solo_placement_candidates: int = 0
+    # With placements by the estimate, in how many of a playout's turns (from the
+    # first, the other altar's; 0: in all, even to the end of the game); the later
+    # turns place by the rule of thumb. In the first 2 turns the hard level scored
+    # lower over the solo command's 60 games, and no faster, so no released level
+    # places by the estimate (docs/bots.md "Placements in the first turns").
+    solo_placement_turns: int = 0
     # In solo, whether a decision that reuses the turn's tree counts the visits its root
     # already has towards the budget, running only what it lacks (at least a quarter
     # of the budget): the turn's small decisions then cost less than its first. It paid
@@ -222,7 +232,8 @@ class MctsBot:
         """The most visited root action after the iteration budget."""
         seat = acting_seat(legal_actions)
         root = self._reused_root(view, seat)
-        action = self._decide(view, legal_actions, seat, root)
+        with collector_paused():
+            action = self._decide(view, legal_actions, seat, root)
         self._last = (view["move"], seat, turn_key_of_view(view), root, action)
         return action
 
@@ -307,6 +318,8 @@ class Search:
         else:
             self.playout_turns = level.playout_turns
         self.estimate_placements = solo and level.solo_playout_placements == "estimate"
+        self.placement_candidates = level.solo_placement_candidates
+        self.placement_turns = level.solo_placement_turns or MAX_PLAYOUT_STEPS
         self.turn = turn_key(game)
         self.costs = design_costs(game) if self.level.costs == "root" else None
         # Altar parts by version, shared by this search's estimates: only with the root's
@@ -422,13 +435,14 @@ class Search:
             if len(legal) == 1:
                 game.apply_fast(legal[0])
                 continue
-            game.apply_fast(self.best_by_estimate(game, self.seat, legal))
+            game.apply_fast(self.best_by_estimate(game, self.seat, prune(game, legal)))
 
-    def best_by_estimate(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        """The action after which the one-step estimate of `seat` is highest."""
-        best = legal[0]
+    def best_by_estimate(self, game: Game, seat: int, options: list[Action]) -> Action:
+        """Of `options` (legal, not empty), the one after which the one-step estimate of
+        `seat` is highest."""
+        best = options[0]
         best_value = float("-inf")
-        for action in prune(game, legal):
+        for action in options:
             child = game.copy()
             child.apply_fast(action)
             value = self.estimator(child).value(seat)
@@ -450,6 +464,7 @@ class Search:
             turns_left = MAX_PLAYOUT_STEPS  # near the end: play it out, score it exactly
         turn = turn_key(game)
         estimate_placements = self.estimate_placements
+        turns_started = 0  # the playout's turns begun (placements by the estimate)
         for _ in range(MAX_PLAYOUT_STEPS):
             if game.is_over:
                 break
@@ -460,6 +475,9 @@ class Search:
                 if turns_left <= 0:
                     break  # horizon 0: value the position as the turn ends
                 turn = key
+                turns_started += 1
+                if turns_started > self.placement_turns:
+                    estimate_placements = False  # the later turns by the rule of thumb
                 if game.current == self.seat and decision.kind == "turn":
                     turns_left -= 1
                     if turns_left <= 0:
@@ -474,7 +492,9 @@ class Search:
                 and len(legal) > 1
                 and isinstance(legal[0], (PlacePedestal, ReturnPedestal))
             ):
-                action = self.best_by_estimate(game, seat, legal)
+                action = self.best_by_estimate(
+                    game, seat, ranked_placements(game, seat, legal, self.placement_candidates)
+                )
             else:
                 action = fast_action(game, seat, legal, rng)
             game.apply_fast(action)
@@ -595,6 +615,29 @@ def _fast_turn(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
     return full[rng.below(len(full))]
 
 
+def placement_rank(stacks: dict[int, tuple[int, ...]], action: Action) -> float:
+    """The rule of thumb's ranking of one placement (higher first): a matching column
+    below 6 by its height, a full one, an empty cloud by the columns it touches, then
+    anything else (a return)."""
+    if isinstance(action, PlacePedestal):
+        stack = stacks.get(action.cell)
+        if stack:
+            h = len(stack)
+            return 10.0 + h if h < 6 else 5.0
+        return 1.0 + sum(1 for d in DIRECTIONS if action.cell + d in stacks)
+    return 0.0
+
+
+def ranked_placements(game: Game, seat: int, legal: list[Action], count: int) -> list[Action]:
+    """The `count` placements `prune` keeps that rank best by the rule of thumb (0: all
+    of them), so that the estimate rates only those (stable: ties keep legal order)."""
+    options = prune(game, legal)
+    if count <= 0 or len(options) <= count:
+        return options
+    stacks = game.altars[seat].stacks
+    return sorted(options, key=lambda a: -placement_rank(stacks, a))[:count]
+
+
 def _fast_placement(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
     """Stack on the tallest matching column below 6, else start a column next to others,
     else return the pedestal for a cloud."""
@@ -605,13 +648,7 @@ def _fast_placement(game: Game, seat: int, legal: list[Action], rng: Rng) -> Act
     returns: list[Action] = []
     for a in legal:
         if isinstance(a, PlacePedestal):
-            stack = stacks.get(a.cell)
-            if stack:
-                h = len(stack)
-                score = 10.0 + h if h < 6 else 5.0
-            else:
-                score = 1.0 + sum(1 for d in DIRECTIONS if a.cell + d in stacks)
-            score += rng.below(100) / 1000.0
+            score = placement_rank(stacks, a) + rng.below(100) / 1000.0
             if score > best_score:
                 best_score, best = score, a
         elif isinstance(a, ReturnPedestal):
