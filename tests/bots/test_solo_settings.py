@@ -103,18 +103,23 @@ def test_only_solo_playouts_place_pedestals_by_the_estimate() -> None:
     assert visits(estimated, 1) != visits(fast, 1)  # other placements, other values
 
 
-def test_an_estimated_placement_is_the_one_the_estimate_rates_best() -> None:
-    """Where the fast rule stacks on the tallest matching column, the estimate may see
-    more: here a fourth column closing a 2x2 of columns is worth more than a taller one."""
-    game = game_from_position(
+def placing_red(altar: str) -> Game:
+    """A solo game with seat 0 placing a red pedestal from an open pool on `altar`."""
+    return game_from_position(
         Position(
-            altars=["0,0 rr r/r _", "0,0 _ _/_ _"],
+            altars=[altar, "0,0 _ _/_ _"],
             options=GameOptions(players=1),
             round=3,
             decision="place_pedestal",
             pool="r",
         )
     )
+
+
+def test_an_estimated_placement_is_the_one_the_estimate_rates_best() -> None:
+    """Where the fast rule stacks on the tallest matching column, the estimate may see
+    more: here a fourth column closing a 2x2 of columns is worth more than a taller one."""
+    game = placing_red("0,0 rr r/r _")
     legal = game.legal_actions(0)
     search = Search(MctsBot(1, "hard"), game, 0, solo=True)
 
@@ -190,21 +195,8 @@ def test_a_yes_or_no_field_of_a_variant_is_read_as_such() -> None:
         custom_level("hard", [f"{field}=maybe"])
 
 
-def placement_game() -> Game:
-    """Seat 0 placing a red pedestal beside three red columns of different heights."""
-    return game_from_position(
-        Position(
-            altars=["0,0 rrr rr _/r _ _/_ _ _", "0,0 _ _/_ _"],
-            options=GameOptions(players=1),
-            round=3,
-            decision="place_pedestal",
-            pool="r",
-        )
-    )
-
-
 def test_the_estimate_rates_the_rule_of_thumbs_best_few_placements() -> None:
-    game = placement_game()
+    game = placing_red("0,0 rrr rr _/r _ _/_ _ _")  # three red columns: 3, 2 and 1 high
     legal = game.legal_actions(0)
     options = prune(game, legal)
     assert ranked_placements(game, 0, legal, 0) == options  # 0: all prune keeps
