@@ -51,6 +51,7 @@ COMPILED_MODULES: Final = (
     "skytotems.rules.engine",
     "skytotems.bots.evaluation",
     "skytotems.bots.greedy",
+    "skytotems.bots.placement_model",
     "skytotems.bots.mcts",
 )
 MANIFEST: Final = "native_build.json"  # written by the build beside this module

@@ -2,10 +2,11 @@
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
 settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`). In solo,
-playouts may place pedestals by the estimate (`Level.solo_playout_placements`), among
-the rule of thumb's best few (`Level.solo_placement_candidates`) and in the playout's
-first turns only (`Level.solo_placement_turns`), and a decision reusing the turn's tree
-may count its visits towards the budget (`Level.solo_reused_visits_count`)."""
+playouts may place pedestals by the fitted rule or by the estimate
+(`Level.solo_playout_placements`), the estimate rating only the rule of thumb's best few
+(`Level.solo_placement_candidates`) and in the playout's first turns only
+(`Level.solo_placement_turns`), and a decision reusing the turn's tree may count its
+visits towards the budget (`Level.solo_reused_visits_count`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from skytotems.bots.mcts import (
     Level,
     MctsBot,
     Node,
+    PlacementPolicy,
     Search,
     custom_level,
     fast_action,
@@ -95,12 +97,13 @@ def test_duels_and_larger_games_each_see_their_own_horizon() -> None:
     assert visits(far_in_duels, 3) == visits(near, 3)
 
 
-def test_only_solo_playouts_place_pedestals_by_the_estimate() -> None:
+@pytest.mark.parametrize("policy", ["estimate", "fitted"])
+def test_only_solo_playouts_place_pedestals_by_another_policy(policy: PlacementPolicy) -> None:
     fast = replace(BASE, exploration=4.0, solo_exploration=4.0, solo_playout_turns=2)
-    estimated = replace(fast, solo_playout_placements="estimate")
-    assert visits(estimated, 2) == visits(fast, 2)
-    assert visits(estimated, 3) == visits(fast, 3)
-    assert visits(estimated, 1) != visits(fast, 1)  # other placements, other values
+    other = replace(fast, solo_playout_placements=policy)
+    assert visits(other, 2) == visits(fast, 2)
+    assert visits(other, 3) == visits(fast, 3)
+    assert visits(other, 1) != visits(fast, 1)  # other placements, other values
 
 
 def placing_red(altar: str) -> Game:
@@ -149,7 +152,8 @@ def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     # docs/bots.md "Placements by the estimate in solo playouts": stronger, but over
     # hard's 1 s a decision; in the playouts' first 2 turns only, weaker and no faster
     # over the 60 games ("Placements in the first turns"); paid for by counting the
-    # reused tree, weaker ("Counting the reused tree towards the solo budget"): no
+    # reused tree, weaker ("Counting the reused tree towards the solo budget"); by the
+    # fitted rule, no stronger over the 60 games ("A fitted placement rule"): no
     # released level uses any of them
     assert all(level.solo_playout_placements == "fast" for level in LEVELS.values())
     assert all(level.solo_placement_turns == 0 for level in LEVELS.values())

@@ -61,11 +61,15 @@ from ..rules.rng import Rng
 from .base import View, acting_seat, collector_paused, decision_rng, determinizations
 from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
+from .placement_model import fitted_placement
 
 # The named choices of level fields. Spelt out as aliases, since a compiled class's
 # annotations no longer say which strings a Literal allows (`custom_level` reads these).
 # A playout policy: rules of thumb ("fast") or the heuristic estimate ("estimate").
 PlayoutPolicy = Literal["fast", "estimate"]
+# How playouts place pedestals: the tallest-column rule of thumb ("fast"), the fitted
+# rule (`placement_model`), or the heuristic estimate of each option ("estimate").
+PlacementPolicy = Literal["fast", "fitted", "estimate"]
 Costs = Literal["leaf", "root"]
 
 
@@ -101,12 +105,15 @@ class Level:
     # in other playouts hit the estimate's memo; it pays where the other seats' turns
     # are estimated, docs/bots.md "Faster search").
     costs: Costs = "leaf"
-    # How solo playouts place pedestals after a turn's action: "fast" (the tallest
-    # matching column) or "estimate" (the placement the heuristic estimate rates best:
-    # stronger in solo, but in every turn at 1.6 x the time, over hard's 1 s a decision,
-    # so no released level uses it; docs/bots.md "Placements by the estimate in solo
-    # playouts").
-    solo_playout_placements: PlayoutPolicy = "fast"
+    # How solo playouts place pedestals after a turn's action (the estimated turns play
+    # their candidates on by the rule of thumb): "fast" (the tallest matching column),
+    # "fitted" (`placement_model`'s rule, fitted to the estimate's choices, at about the
+    # rule of thumb's cost: no stronger over the solo command's 60 games, so no released
+    # level uses it; docs/bots.md "A fitted placement rule") or "estimate" (the
+    # placement the heuristic estimate rates best: stronger in solo, but in every turn
+    # at 1.6 x the time, over hard's 1 s a decision, so no released level uses it;
+    # docs/bots.md "Placements by the estimate in solo playouts").
+    solo_playout_placements: PlacementPolicy = "fast"
     # With placements by the estimate, how many of the options it rates: the best by
     # the rule of thumb's ranking (`ranked_placements`); 0, every option `prune` keeps.
     solo_placement_candidates: int = 0
@@ -177,7 +184,7 @@ def custom_level(base: str, settings: list[str]) -> Level:
     level = LEVELS[base]
     # each field's type by its value (a compiled class's annotations are not all there)
     kinds: dict[str, Any] = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
-    kinds.update(opponent_turn=PlayoutPolicy, costs=Costs, solo_playout_placements=PlayoutPolicy)
+    kinds.update(opponent_turn=PlayoutPolicy, costs=Costs, solo_playout_placements=PlacementPolicy)
     changes: dict[str, Any] = {}
     for item in settings:
         name, _, text = item.partition("=")
@@ -318,6 +325,7 @@ class Search:
         else:
             self.playout_turns = level.playout_turns
         self.estimate_placements = solo and level.solo_playout_placements == "estimate"
+        self.fitted_placements = solo and level.solo_playout_placements == "fitted"
         self.placement_candidates = level.solo_placement_candidates
         self.placement_turns = level.solo_placement_turns or MAX_PLAYOUT_STEPS
         self.turn = turn_key(game)
@@ -496,7 +504,7 @@ class Search:
                     game, seat, ranked_placements(game, seat, legal, self.placement_candidates)
                 )
             else:
-                action = fast_action(game, seat, legal, rng)
+                action = fast_action(game, seat, legal, rng, self.fitted_placements)
             game.apply_fast(action)
         return self.value(game)
 
@@ -504,8 +512,11 @@ class Search:
 # ---------------------------------------------------------------- playout policy
 
 
-def fast_action(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
-    """A cheap, sensible rule-based choice (the playout policy; never raises)."""
+def fast_action(
+    game: Game, seat: int, legal: list[Action], rng: Rng, fitted_placements: bool = False
+) -> Action:
+    """A cheap, sensible rule-based choice (the playout policy; never raises); pedestals
+    placed by the fitted rule (`placement_model`) if `fitted_placements`."""
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
@@ -527,6 +538,8 @@ def fast_action(game: Game, seat: int, legal: list[Action], rng: Rng) -> Action:
                 choices.append(a)
         return choices[rng.below(len(choices))]
     if isinstance(first, (PlacePedestal, ReturnPedestal)):
+        if fitted_placements:
+            return fitted_placement(game, seat, legal, rng)
         return _fast_placement(game, seat, legal, rng)
     if isinstance(first, ChooseDesign):
         return _fast_design(game, seat, legal)
