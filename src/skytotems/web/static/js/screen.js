@@ -247,9 +247,14 @@ export class TableScreen {
     if (view.phase === "over") renderScoreSheet(this);
     restoreFocus(this.root, focused, { mine: model.mine && !this.busy, next: NEXT_TARGETS, parking: PARKING });
     // an altar brought forward (another seat acting, or the viewer's own again) is shown
-    // whole, once everything drawn after it has moved it
+    // whole, once everything drawn after it has moved it; another seat's stays whole
+    // while it acts, as its altar grows or the lines above it change (a CI run found a
+    // bot's altar 2 px under a phone's log drawer after its turn went on)
     const seat = this.mainSeat();
-    if (this.shownSeat !== undefined && seat !== this.shownSeat && !this.extra.replay) scrollAltarIntoView(this);
+    const othersActing = this.ui.focusSeat === null && !this.mySeats.includes(seat);
+    if (this.shownSeat !== undefined && (seat !== this.shownSeat || othersActing) && !this.extra.replay) {
+      scrollAltarIntoView(this);
+    }
     this.shownSeat = seat;
     tickClocks(this);
   }
