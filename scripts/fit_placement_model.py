@@ -117,6 +117,28 @@ def fidelity(
     return agree / len(decisions), regret / len(decisions)
 
 
+def checked(decisions: list[Decision], margin: float, count: int) -> tuple[float, float, float]:
+    """The shipped rule with its close options rated by the estimate (`close_placements`,
+    at most `count` of them): (agreement, mean regret, estimates a decision)."""
+    agree = 0
+    regret = 0.0
+    estimates = 0
+    for d in decisions:
+        scores = [placement_score(list(f)) for f in d.features]
+        top = max(scores)
+        close = sorted(
+            (k for k in range(len(scores)) if scores[k] >= top - margin), key=lambda k: -scores[k]
+        )[:count]
+        if len(close) > 1:
+            estimates += len(close)
+        pick = max(close, key=lambda k: d.values[k])
+        best = max(d.values)
+        agree += d.values[pick] >= best - 1e-9
+        regret += best - d.values[pick]
+    n = len(decisions)
+    return agree / n, regret / n, estimates / n
+
+
 def series(text: str) -> tuple[int, int]:
     """`SEED:GAMES` read as (seed, games), games at least 1."""
     seed, colon, games = text.partition(":")
@@ -152,9 +174,23 @@ def main() -> None:
     )
     parser.add_argument("--steps", type=int, default=2000, help="gradient steps")
     parser.add_argument("--ridge", type=float, default=1e-3)
+    parser.add_argument(
+        "--margin",
+        type=float,
+        action="append",
+        help="also report the shipped rule with the options within this margin of its "
+        "best rated by the estimate (repeatable; default: 0.25 0.5 1 2)",
+    )
+    parser.add_argument(
+        "--candidates", type=int, default=3, help="at most this many close options (default 3)"
+    )
     args = parser.parse_args()
     if args.steps < 1:
         parser.error("--steps must be at least 1")
+    if args.candidates < 2:
+        parser.error("--candidates must be at least 2")
+    if any(m < 0 for m in args.margin or []):
+        parser.error("--margin must not be negative")
     train = decisions_of(args.fit_on or FIT_ON)
     test = decisions_of(args.test_on or TEST_ON)
     weights = fit(train, args.steps, args.ridge)
@@ -167,6 +203,14 @@ def main() -> None:
     for name, rule in rules.items():
         agree, regret = fidelity(test, rule)
         print(f"{name}: picks the estimate's option in {agree:.1%}, mean regret {regret:.3f}")
+    for margin in args.margin or [0.25, 0.5, 1.0, 2.0]:
+        agree, regret, estimates = checked(test, margin, args.candidates)
+        print(
+            f"shipped, close options (margin {margin}, at most {args.candidates}) by the "
+            f"estimate: picks its option in {agree:.1%}, mean regret {regret:.3f}, "
+            f"{estimates:.2f} estimates a decision (all options: "
+            f"{sum(len(d.values) for d in test) / len(test):.2f})"
+        )
     for name, value in zip(FEATURE_NAMES, weights, strict=True):
         print(f"W_{name.upper()}: Final = {round(float(value), 2)}")
 

@@ -2,9 +2,10 @@
 constant, and `Level.solo_playout_turns`, its playouts' horizon): used in solo, where one
 mind plays both altars for their sum (RULES.md §10), and only there (docs/bots.md "Solo
 settings"); and likewise the duels' own horizon (`Level.duel_playout_turns`). In solo,
-playouts may place pedestals by the fitted rule or by the estimate
-(`Level.solo_playout_placements`), the estimate rating only the rule of thumb's best few
-(`Level.solo_placement_candidates`) and in the playout's first turns only
+playouts may place pedestals by the fitted rule, by it with its close options checked by
+the estimate, or by the estimate (`Level.solo_playout_placements`), the estimate rating
+only the rule of thumb's best few (`Level.solo_placement_candidates`) and in the
+playout's first turns only
 (`Level.solo_placement_turns`), and a decision reusing the turn's tree may count its
 visits towards the budget (`Level.solo_reused_visits_count`)."""
 
@@ -97,7 +98,7 @@ def test_duels_and_larger_games_each_see_their_own_horizon() -> None:
     assert visits(far_in_duels, 3) == visits(near, 3)
 
 
-@pytest.mark.parametrize("policy", ["estimate", "fitted"])
+@pytest.mark.parametrize("policy", ["estimate", "fitted", "checked"])
 def test_only_solo_playouts_place_pedestals_by_another_policy(policy: PlacementPolicy) -> None:
     fast = replace(BASE, exploration=4.0, solo_exploration=4.0, solo_playout_turns=2)
     other = replace(fast, solo_playout_placements=policy)
@@ -153,8 +154,9 @@ def test_the_released_levels_differ_in_solo_only_where_measured() -> None:
     # hard's 1 s a decision; in the playouts' first 2 turns only, weaker and no faster
     # over the 60 games ("Placements in the first turns"); paid for by counting the
     # reused tree, weaker ("Counting the reused tree towards the solo budget"); by the
-    # fitted rule, no stronger over the 60 games ("A fitted placement rule"): no
-    # released level uses any of them
+    # fitted rule, no stronger over the 60 games ("A fitted placement rule"), nor with
+    # its close options checked by the estimate ("Placements the fitted rule is unsure
+    # of"): no released level uses any of them
     assert all(level.solo_playout_placements == "fast" for level in LEVELS.values())
     assert all(level.solo_placement_turns == 0 for level in LEVELS.values())
     assert all(level.solo_placement_candidates == 0 for level in LEVELS.values())

@@ -61,15 +61,16 @@ from ..rules.rng import Rng
 from .base import View, acting_seat, collector_paused, decision_rng, determinizations
 from .evaluation import AltarMemo, Estimator, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
-from .placement_model import fitted_placement
+from .placement_model import close_placements, fitted_placement
 
 # The named choices of level fields. Spelt out as aliases, since a compiled class's
 # annotations no longer say which strings a Literal allows (`custom_level` reads these).
 # A playout policy: rules of thumb ("fast") or the heuristic estimate ("estimate").
 PlayoutPolicy = Literal["fast", "estimate"]
 # How playouts place pedestals: the tallest-column rule of thumb ("fast"), the fitted
-# rule (`placement_model`), or the heuristic estimate of each option ("estimate").
-PlacementPolicy = Literal["fast", "fitted", "estimate"]
+# rule (`placement_model`), the fitted rule with its close options rated by the
+# heuristic estimate ("checked"), or the estimate of each option ("estimate").
+PlacementPolicy = Literal["fast", "fitted", "checked", "estimate"]
 Costs = Literal["leaf", "root"]
 
 
@@ -109,14 +110,22 @@ class Level:
     # their candidates on by the rule of thumb): "fast" (the tallest matching column),
     # "fitted" (`placement_model`'s rule, fitted to the estimate's choices, at about the
     # rule of thumb's cost: no stronger over the solo command's 60 games, so no released
-    # level uses it; docs/bots.md "A fitted placement rule") or "estimate" (the
+    # level uses it; docs/bots.md "A fitted placement rule"), "checked" (the fitted
+    # rule, its close options rated by the estimate: no stronger either, at 1.6 x the
+    # CPU time of a turn decision; docs/bots.md "Placements the fitted rule is unsure
+    # of") or "estimate" (the
     # placement the heuristic estimate rates best: stronger in solo, but in every turn
     # at 1.6 x the time, over hard's 1 s a decision, so no released level uses it;
     # docs/bots.md "Placements by the estimate in solo playouts").
     solo_playout_placements: PlacementPolicy = "fast"
     # With placements by the estimate, how many of the options it rates: the best by
     # the rule of thumb's ranking (`ranked_placements`); 0, every option `prune` keeps.
+    # With "checked" placements, at most this many of the fitted rule's close options
+    # (0: all of them).
     solo_placement_candidates: int = 0
+    # With "checked" placements, the options the fitted rule scores within this margin
+    # of its best are rated by the estimate (`placement_model.close_placements`).
+    solo_placement_margin: float = 1.5
     # With placements by the estimate, in how many of a playout's turns (from the
     # first, the other altar's; 0: in all, even to the end of the game); the later
     # turns place by the rule of thumb. In the first 2 turns the hard level scored
@@ -326,6 +335,7 @@ class Search:
             self.playout_turns = level.playout_turns
         self.estimate_placements = solo and level.solo_playout_placements == "estimate"
         self.fitted_placements = solo and level.solo_playout_placements == "fitted"
+        self.checked_placements = solo and level.solo_playout_placements == "checked"
         self.placement_candidates = level.solo_placement_candidates
         self.placement_turns = level.solo_placement_turns or MAX_PLAYOUT_STEPS
         self.turn = turn_key(game)
@@ -458,6 +468,17 @@ class Search:
                 best, best_value = action, value
         return best
 
+    def checked_placement(self, game: Game, seat: int, legal: list[Action]) -> Action:
+        """The fitted rule's placement where one option stands out; where several are
+        close to its best, the one of them the estimate rates highest."""
+        close = close_placements(game, seat, legal, self.level.solo_placement_margin)
+        count = self.placement_candidates
+        if count > 0:
+            close = close[:count]
+        if len(close) == 1:
+            return close[0]
+        return self.best_by_estimate(game, seat, close)
+
     def playout(self, game: Game, rng: Rng) -> float:
         """The rest of the turn by the one-step estimate, then the playout policy (fast,
         or the estimate's where the level says) for every seat until the bot's next
@@ -503,6 +524,12 @@ class Search:
                 action = self.best_by_estimate(
                     game, seat, ranked_placements(game, seat, legal, self.placement_candidates)
                 )
+            elif (
+                self.checked_placements
+                and len(legal) > 1
+                and isinstance(legal[0], (PlacePedestal, ReturnPedestal))
+            ):
+                action = self.checked_placement(game, seat, legal)
             else:
                 action = fast_action(game, seat, legal, rng, self.fitted_placements)
             game.apply_fast(action)

@@ -10,8 +10,9 @@ breaks, rare designs, free clouds) weighted by a conditional logit fitted to the
 estimate's own choices in greedy solo games (`scripts/fit_placement_model.py`, which
 prints the weights' lines): it picks the estimate's place in about 76 % of them, and a
 search takes the same time with it. A level may place its solo playouts' pedestals by
-it (`Level.solo_playout_placements = "fitted"`); none does, since the hard level with it
-scored no higher over the solo command's 60 games.
+it (`Level.solo_playout_placements = "fitted"`), or rate by the estimate the few options
+the rule scores close to its best (`close_placements`, `"checked"`); none does, since
+the hard level scored no higher with either over the solo command's 60 games.
 """
 
 from __future__ import annotations
@@ -226,3 +227,18 @@ def fitted_placement(game: Game, seat: int, legal: list[Action], rng: Rng) -> Ac
         if score > best_score:
             best, best_score = action, score
     return best
+
+
+def close_placements(game: Game, seat: int, legal: list[Action], margin: float) -> list[Action]:
+    """The options `prune` keeps that the fitted rule scores within `margin` of its best,
+    best first (ties in legal order): where the rule's choice is close, a playout may
+    rate these few by the estimate (docs/bots.md, "Placements the fitted rule is unsure
+    of"); where one option stands out, only it."""
+    altar = game.altars[seat]
+    free = free_clouds(altar)
+    options = prune(game, legal)
+    scores = [placement_value(altar, action, free) for action in options]
+    best = max(scores)
+    close = [k for k in range(len(options)) if scores[k] >= best - margin]
+    close.sort(key=lambda k: -scores[k])
+    return [options[k] for k in close]
