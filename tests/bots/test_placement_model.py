@@ -64,6 +64,14 @@ def placement_positions(games: int, seed: int) -> list[tuple[Game, int, list[Act
     return found
 
 
+def rated_by_estimate(game: Game, seat: int, action: Action) -> float:
+    """`seat`'s estimate after `action`, at the position's design costs (as the
+    search's `best_by_estimate` rates a placement)."""
+    child = game.copy()
+    child.apply_fast(action)
+    return Estimator(child, costs=design_costs(game)).value(seat)
+
+
 @pytest.fixture(scope="module")
 def positions() -> list[tuple[Game, int, list[Action]]]:
     return placement_positions(2, 991)  # seeds the fitting script never used
@@ -95,23 +103,12 @@ def test_it_picks_the_estimates_option_more_often_than_the_rule_of_thumb(
     fitted = thumb = 0
     for game, seat, legal in positions:
         options = prune(game, legal)
-        costs = design_costs(game)
-
-        def rated(
-            action: Action,
-            game: Game = game,
-            seat: int = seat,
-            costs: tuple[float, ...] = costs,
-        ) -> float:
-            child = game.copy()
-            child.apply_fast(action)
-            return Estimator(child, costs=costs).value(seat)
-
-        best = max(rated(a) for a in options)
+        best = max(rated_by_estimate(game, seat, a) for a in options)
         stacks = game.altars[seat].stacks
         by_thumb = max(options, key=lambda a: placement_rank(stacks, a))
-        fitted += rated(fitted_placement(game, seat, legal, Rng(1))) >= best - 1e-9
-        thumb += rated(by_thumb) >= best - 1e-9
+        chosen = fitted_placement(game, seat, legal, Rng(1))
+        fitted += rated_by_estimate(game, seat, chosen) >= best - 1e-9
+        thumb += rated_by_estimate(game, seat, by_thumb) >= best - 1e-9
     assert fitted > thumb + len(positions) // 20  # 76 % against 61 % when fitted
 
 
@@ -137,17 +134,9 @@ def test_it_evens_a_column_where_the_rule_of_thumb_stacks_tallest() -> None:
     assert altar.height(fitted.cell) == 1
 
     def rated(action: Action) -> float:
-        child = game.copy()
-        child.apply_fast(action)
-        return Estimator(child, costs=design_costs(game)).value(0)
+        return rated_by_estimate(game, 0, action)
 
     assert rated(fitted) == max(rated(a) for a in legal) > rated(thumb)
-
-
-def rated_by_estimate(game: Game, seat: int, action: Action) -> float:
-    child = game.copy()
-    child.apply_fast(action)
-    return Estimator(child, costs=design_costs(game)).value(seat)
 
 
 def test_the_close_options_are_those_within_the_margin_of_the_best_best_first(
@@ -180,7 +169,7 @@ def test_checked_placements_pick_the_estimates_option_more_often_than_the_fitted
     checked = fitted = 0
     for game, seat, legal in positions:
         search = Search(MctsBot(1, level), game, seat, solo=True)
-        choice = search.checked_placement(game, seat, legal)
+        choice = search.estimated_placement(game, seat, legal, every_option=False)
         close = close_placements(game, seat, legal, level.solo_placement_margin)[:3]
         assert choice in close
         assert rated_by_estimate(game, seat, choice) == max(

@@ -113,10 +113,9 @@ class Level:
     # level uses it; docs/bots.md "A fitted placement rule"), "checked" (the fitted
     # rule, its close options rated by the estimate: no stronger either, at 1.6 x the
     # CPU time of a turn decision; docs/bots.md "Placements the fitted rule is unsure
-    # of") or "estimate" (the
-    # placement the heuristic estimate rates best: stronger in solo, but in every turn
-    # at 1.6 x the time, over hard's 1 s a decision, so no released level uses it;
-    # docs/bots.md "Placements by the estimate in solo playouts").
+    # of") or "estimate" (the placement the heuristic estimate rates best: stronger in
+    # solo, but in every turn at 1.6 x the time, over hard's 1 s a decision, so no
+    # released level uses it; docs/bots.md "Placements by the estimate in solo playouts").
     solo_playout_placements: PlacementPolicy = "fast"
     # With placements by the estimate, how many of the options it rates: the best by
     # the rule of thumb's ranking (`ranked_placements`); 0, every option `prune` keeps.
@@ -468,11 +467,16 @@ class Search:
                 best, best_value = action, value
         return best
 
-    def checked_placement(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        """The fitted rule's placement where one option stands out; where several are
-        close to its best, the one of them the estimate rates highest."""
-        close = close_placements(game, seat, legal, self.level.solo_placement_margin)
+    def estimated_placement(
+        self, game: Game, seat: int, legal: list[Action], every_option: bool
+    ) -> Action:
+        """A playout's placement by the estimate: of the options `prune` keeps (the rule
+        of thumb's best few where the level says), or, `every_option` false ("checked"),
+        of the fitted rule's close options; its own choice where one stands out."""
         count = self.placement_candidates
+        if every_option:
+            return self.best_by_estimate(game, seat, ranked_placements(game, seat, legal, count))
+        close = close_placements(game, seat, legal, self.level.solo_placement_margin)
         if count > 0:
             close = close[:count]
         if len(close) == 1:
@@ -517,19 +521,11 @@ class Search:
                     game, seat, legal, rng, self.solo, self.costs, self.altar_memo
                 )
             elif (
-                estimate_placements
+                (estimate_placements or self.checked_placements)
                 and len(legal) > 1
                 and isinstance(legal[0], (PlacePedestal, ReturnPedestal))
             ):
-                action = self.best_by_estimate(
-                    game, seat, ranked_placements(game, seat, legal, self.placement_candidates)
-                )
-            elif (
-                self.checked_placements
-                and len(legal) > 1
-                and isinstance(legal[0], (PlacePedestal, ReturnPedestal))
-            ):
-                action = self.checked_placement(game, seat, legal)
+                action = self.estimated_placement(game, seat, legal, estimate_placements)
             else:
                 action = fast_action(game, seat, legal, rng, self.fitted_placements)
             game.apply_fast(action)
