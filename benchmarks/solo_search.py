@@ -8,6 +8,10 @@ prints each game's total as it ends, then the mean and the mean decision time.
     python benchmarks/solo_search.py --set iterations=125 --last 5
     python benchmarks/solo_search.py --set iterations=50 --set solo_playout_turns=99
     python benchmarks/solo_search.py --set solo_exploration=8.0 --last 60
+    python benchmarks/solo_search.py --set weights.goals=1.0 --last 60   # the estimate's
+
+A `weights.NAME=VALUE` setting changes one of the estimate's weights (`Weights`) in the
+search's leaves, priors and estimated turns (`Level.weights`).
 
 A solo search's UCB constant is the level's `solo_exploration`, not `exploration`, and
 its playouts' horizon `solo_playout_turns`, not `duel_playout_turns` (two-player games')

@@ -210,9 +210,10 @@ class Estimator:
     ) -> None:
         self.game = game
         self.w = weights
-        # The memos by weights; the default weights' without hashing them (an estimator
-        # is made per searched leaf, and Weights hashes field by field).
-        memos = _DEFAULT_MEMOS if weights is WEIGHTS else _memos_for(weights)
+        # The memos by weights; the default weights' and any others met before by
+        # identity, without hashing them (an estimator is made per searched leaf, and
+        # Weights hashes field by field).
+        memos = _DEFAULT_MEMOS if weights is WEIGHTS else _memos_of(weights)
         self.blessing, self.cache, self.valued_memo, self.ready_memo = memos
         # Cost of one pedestal of each design on an existing column: scarce designs cost
         # more. A search passes the costs of its root position (`design_costs`), so that
@@ -598,6 +599,22 @@ def _valued_memo(weights: Weights) -> ValuedMemo:
 
 
 _DEFAULT_MEMOS = _memos_for(WEIGHTS)
+# `_memos_for` by the identity of the weights, which each entry keeps alive so that
+# their id is not reused; bounded, since each `replace` of weights is a new object.
+_MEMOS_BY_ID: dict[int, tuple[Weights, Memos]] = {}
+_MEMOS_BY_ID_LIMIT = 64
+
+
+def _memos_of(weights: Weights) -> Memos:
+    """`_memos_for(weights)`, found by identity when these weights were met before."""
+    entry = _MEMOS_BY_ID.get(id(weights))
+    if entry is None:
+        if len(_MEMOS_BY_ID) >= _MEMOS_BY_ID_LIMIT:
+            _MEMOS_BY_ID.clear()
+        entry = _MEMOS_BY_ID[id(weights)] = (weights, _memos_for(weights))
+    return entry[1]
+
+
 # Below this, a bound of a candidate's value is surely below the plan's threshold
 # (0.05), floating-point rounding included.
 _SURELY_BELOW = 0.05 * (1 - 1e-9)

@@ -59,7 +59,7 @@ from ..rules.options import ROUNDS
 from ..rules.pieces import T_HORSE, TOTEM_SIZE, is_rare
 from ..rules.rng import Rng
 from .base import View, acting_seat, collector_paused, decision_rng, determinizations
-from .evaluation import AltarMemo, Estimator, design_costs
+from .evaluation import WEIGHTS, AltarMemo, Estimator, Weights, design_costs
 from .greedy import LOOK_AHEAD_KINDS, GreedyBot, best_reveal, prune, settle_start
 from .placement_model import close_placements, fitted_placement
 
@@ -138,6 +138,12 @@ class Level:
     # command's 60 games than the level without either, so no released level uses it
     # (docs/bots.md "Counting the reused tree towards the solo budget").
     solo_reused_visits_count: bool = False
+    # The heuristic estimate's weights in this level's searches (leaves, priors,
+    # estimated turns), for measuring variants (`custom_level`'s `weights.NAME`);
+    # every released level keeps the greedy bot's (`WEIGHTS`): a near-met goal counted
+    # in full scored the same over the solo command's 60 games (docs/bots.md "The
+    # estimate's weights in the search").
+    weights: Weights = WEIGHTS
 
     def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
         # by the constructor: compiled, a frozen class refuses pickle's field stores
@@ -182,7 +188,8 @@ BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": Fals
 
 def custom_level(base: str, settings: list[str]) -> Level:
     """The level named `base` with `FIELD=VALUE` settings applied, each value read as
-    its field's type (for benchmarks comparing a variant with a released level).
+    its field's type (for benchmarks comparing a variant with a released level), and
+    `weights.NAME=VALUE` settings applied to its estimate's weights (numbers only).
 
     ValueError names what is wrong: an unknown level or field, a value that is not of
     the field's type or, for a field of named choices, not one of them (a typo such as
@@ -193,9 +200,22 @@ def custom_level(base: str, settings: list[str]) -> Level:
     # each field's type by its value (a compiled class's annotations are not all there)
     kinds: dict[str, Any] = {f.name: type(getattr(level, f.name)) for f in fields(Level)}
     kinds.update(opponent_turn=PlayoutPolicy, costs=Costs, solo_playout_placements=PlacementPolicy)
+    del kinds["weights"]  # set weight by weight, as `weights.NAME`
     changes: dict[str, Any] = {}
+    weight_changes: dict[str, Any] = {}
+    weight_names = [f.name for f in fields(Weights)]
     for item in settings:
         name, _, text = item.partition("=")
+        if name.startswith("weights."):
+            weight = name.removeprefix("weights.")
+            if weight not in weight_names or weight in ("plan", "room_cap"):
+                settable = ", ".join(w for w in weight_names if w not in ("plan", "room_cap"))
+                raise ValueError(f"unknown estimate weight {weight!r}; expected one of {settable}")
+            try:
+                weight_changes[weight] = float(text)
+            except ValueError:
+                raise ValueError(f"{name} must be a number, not {text!r}") from None
+            continue
         if name not in kinds:
             raise ValueError(f"unknown level field {name!r}; expected one of {', '.join(kinds)}")
         choices = get_args(kinds[name])
@@ -211,6 +231,8 @@ def custom_level(base: str, settings: list[str]) -> Level:
         except ValueError:
             kind = "an integer" if kinds[name] is int else "a number"
             raise ValueError(f"{name} must be {kind}, not {text!r}") from None
+    if weight_changes:
+        changes["weights"] = replace(level.weights, **weight_changes)
     return replace(level, **changes)
 
 
@@ -342,13 +364,15 @@ class Search:
         # Altar parts by version, shared by this search's estimates: only with the root's
         # costs, since an estimate at a leaf's own costs differs from leaf to leaf.
         self.altar_memo: AltarMemo | None = {} if self.costs is not None else None
-        self.greedy = GreedyBot(bot.seed, costs=self.costs, altar_memo=self.altar_memo)
+        self.greedy = GreedyBot(
+            bot.seed, weights=level.weights, costs=self.costs, altar_memo=self.altar_memo
+        )
 
     # ---------------------------------------------------------------- values
 
     def estimator(self, game: Game) -> Estimator:
         """The heuristic estimate of `game` at this search's costs, with its memo."""
-        return Estimator(game, costs=self.costs, altar_memo=self.altar_memo)
+        return Estimator(game, self.level.weights, self.costs, self.altar_memo)
 
     def value(self, game: Game) -> float:
         """The bot's estimate minus its best opponent's (solo: both altars' sum)."""
@@ -518,7 +542,14 @@ class Search:
             legal = game.legal_actions(seat)
             if self.level.opponent_turn == "estimate" and decision.kind == "turn":
                 action = estimated_turn(
-                    game, seat, legal, rng, self.solo, self.costs, self.altar_memo
+                    game,
+                    seat,
+                    legal,
+                    rng,
+                    self.solo,
+                    self.costs,
+                    self.altar_memo,
+                    self.level.weights,
                 )
             elif (
                 (estimate_placements or self.checked_placements)
@@ -586,6 +617,7 @@ def estimated_turn(
     solo: bool,
     costs: tuple[float, ...] | None = None,
     altar_memo: AltarMemo | None = None,
+    weights: Weights = WEIGHTS,
 ) -> Action:
     """A turn's action for a playout seat: each slot (or the bag draw) and the few
     highest-scoring totems, each played out to the end of its turn by the fast policy
@@ -617,7 +649,7 @@ def estimated_turn(
                 break
             acting = child.decision.seats[0]
             child.apply_fast(fast_action(child, acting, child.legal_actions(acting), rng))
-        est = Estimator(child, costs=costs, altar_memo=altar_memo)
+        est = Estimator(child, weights, costs, altar_memo)
         value = sum(est.value(s) for s in range(child.n)) if solo else est.value(seat)
         if value > best_value:
             best, best_value = action, value
