@@ -45,7 +45,7 @@ def _forget_memos() -> None:
     evaluation._ANCHOR_SITES.clear()
     evaluation._RECIPES.clear()
     # The memos by weights are emptied, not dropped: estimators of the default weights
-    # hold them (`evaluation._DEFAULT_MEMOS`).
+    # hold them (`evaluation._MEMOS_BY_ID`).
     for by_weights in (evaluation._READY, evaluation._VALUED, evaluation._ALTAR_PARTS):
         for memo in by_weights.values():
             memo.clear()

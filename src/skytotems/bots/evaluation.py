@@ -210,10 +210,9 @@ class Estimator:
     ) -> None:
         self.game = game
         self.w = weights
-        # The memos by weights; the default weights' and any others met before by
-        # identity, without hashing them (an estimator is made per searched leaf, and
-        # Weights hashes field by field).
-        memos = _DEFAULT_MEMOS if weights is WEIGHTS else _memos_of(weights)
+        # The memos by weights, found by identity without hashing them (an estimator
+        # is made per searched leaf, and Weights hashes field by field).
+        memos = _memos_of(weights)
         self.blessing, self.cache, self.valued_memo, self.ready_memo = memos
         # Cost of one pedestal of each design on an existing column: scarce designs cost
         # more. A search passes the costs of its root position (`design_costs`), so that
@@ -598,10 +597,9 @@ def _valued_memo(weights: Weights) -> ValuedMemo:
     return memo
 
 
-_DEFAULT_MEMOS = _memos_for(WEIGHTS)
 # `_memos_for` by the identity of the weights, which each entry keeps alive so that
 # their id is not reused; bounded, since each `replace` of weights is a new object.
-_MEMOS_BY_ID: dict[int, tuple[Weights, Memos]] = {}
+_MEMOS_BY_ID: dict[int, tuple[Weights, Memos]] = {id(WEIGHTS): (WEIGHTS, _memos_for(WEIGHTS))}
 _MEMOS_BY_ID_LIMIT = 64
 
 

@@ -203,14 +203,15 @@ def custom_level(base: str, settings: list[str]) -> Level:
     del kinds["weights"]  # set weight by weight, as `weights.NAME`
     changes: dict[str, Any] = {}
     weight_changes: dict[str, Any] = {}
-    weight_names = [f.name for f in fields(Weights)]
+    # the weights a number sets (not the plan's tuple, nor the room cap's count)
+    settable = [f.name for f in fields(Weights) if type(getattr(level.weights, f.name)) is float]
     for item in settings:
         name, _, text = item.partition("=")
         if name.startswith("weights."):
             weight = name.removeprefix("weights.")
-            if weight not in weight_names or weight in ("plan", "room_cap"):
-                settable = ", ".join(w for w in weight_names if w not in ("plan", "room_cap"))
-                raise ValueError(f"unknown estimate weight {weight!r}; expected one of {settable}")
+            if weight not in settable:
+                expected = ", ".join(settable)
+                raise ValueError(f"unknown estimate weight {weight!r}; expected one of {expected}")
             try:
                 weight_changes[weight] = float(text)
             except ValueError:
