@@ -39,8 +39,9 @@ def test_decided_when_the_leader_cannot_be_caught() -> None:
 def test_decided_counts_only_legal_actions() -> None:
     lead, other = Pass(0), EndTurn(0)
     root = root_with({lead: 30, other: 10})
-    assert not decided(root, {other}, 15)  # the leader is not legal here: `other` alone
-    assert decided(root, {other}, 9)  # ... leads the nothing else by 10 > 9
+    # the leader is not legal here, so `other` is alone: its 10 visits against none
+    assert not decided(root, {other}, 15)
+    assert decided(root, {other}, 9)
 
 
 def positions(players: int, count: int) -> list[Game]:
