@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from skytotems.bots.mcts import LEVELS, Level, MctsBot, Node, custom_level, decided
+from skytotems.bots.mcts import CARRY_CAP, LEVELS, Level, MctsBot, Node, custom_level, decided
 from skytotems.bots.registry import make_bot
 from skytotems.rules.actions import Action, EndTurn, Pass
 from skytotems.rules.engine import Game
@@ -77,11 +77,33 @@ def test_a_stopped_search_makes_the_full_budgets_choice(players: int) -> None:
     assert saved > 0  # some decisions were decided before the budget ran out
 
 
+@pytest.mark.parametrize("players", [1, 2])
+def test_carried_iterations_go_to_the_next_decisions(players: int) -> None:
+    """With `carry_decided`, what a decision stopped once decided did not run goes to the
+    bot's next decisions (at most CARRY_CAP x the budget in one): none is made up, and
+    only those still banked when the series ends go unspent."""
+    bot = MctsBot(7, replace(BASE, carry_decided=True))
+    searched = spent = 0
+    above_budget = False
+    for game in positions(players, 9):
+        seat = game.decision.seats[0]
+        bot.choose(view(game, seat), game.legal_actions(seat))
+        if bot.last_iterations == 0:
+            continue  # answered without search (a card to reveal)
+        searched += 1
+        spent += bot.last_iterations
+        assert bot.last_iterations <= CARRY_CAP * BASE.iterations
+        above_budget = above_budget or bot.last_iterations > BASE.iterations
+    assert spent + bot.carried == searched * BASE.iterations
+    assert above_budget  # some decision spent iterations an earlier one banked
+
+
 def test_a_variant_sets_it_by_name() -> None:
     assert custom_level("medium", ["stop_decided=true"]).stop_decided
     assert not custom_level("medium", ["stop_decided=no"]).stop_decided
+    assert custom_level("medium", ["carry_decided=yes"]).carry_decided
 
 
 def test_no_released_level_stops_its_searches() -> None:
     """Measured, not adopted: solo scored lower with it (docs/bots.md)."""
-    assert not any(level.stop_decided for level in LEVELS.values())
+    assert not any(level.stop_decided or level.carry_decided for level in LEVELS.values())
