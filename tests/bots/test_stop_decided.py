@@ -1,8 +1,10 @@
 """A decision's search stopped once decided (bots/mcts.py `Level.stop_decided`,
 `decided`): when the most visited root action leads every other by more than the
 iterations left, the rest of the budget cannot change the choice (the most visited), so
-the search may stop there; same choice, less time. Measured in solo and not adopted by
-any released level (docs/bots.md "Stopping a decided search")."""
+the search may stop there; same choice, less time. With `Level.carry_decided` the
+iterations it did not run go to the bot's next decisions instead. Both measured in solo
+and adopted by no released level (docs/bots.md "Stopping a decided search", "Iterations
+a decided search did not run")."""
 
 from __future__ import annotations
 
@@ -105,5 +107,6 @@ def test_a_variant_sets_it_by_name() -> None:
 
 
 def test_no_released_level_stops_its_searches() -> None:
-    """Measured, not adopted: solo scored lower with it (docs/bots.md)."""
+    """Measured, not adopted: solo scored lower stopping, and no better carrying
+    (docs/bots.md)."""
     assert not any(level.stop_decided or level.carry_decided for level in LEVELS.values())
