@@ -88,3 +88,20 @@ def run_benchmark(
         text=True,
         timeout=timeout,
     )
+
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def assert_script_refuses(script: str, args: list[str], message: str) -> None:
+    """`python scripts/SCRIPT ARGS...` stops with usage's status 2 and one line naming
+    what is wrong, no traceback."""
+    result = subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr

@@ -45,6 +45,8 @@ from skytotems.rules.position import Position, game_from_position
 from skytotems.rules.rng import Rng
 from skytotems.rules.view import view
 
+from .bot_helpers import assert_script_refuses
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -248,12 +250,4 @@ def test_the_fitting_script_fits_and_prints_the_weights() -> None:
 def test_the_fitting_script_refuses_a_bad_option_in_one_line(
     option: list[str], message: str
 ) -> None:
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "fit_placement_model.py"), *option],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 2
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
+    assert_script_refuses("fit_placement_model.py", option, message)

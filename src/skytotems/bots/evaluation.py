@@ -50,6 +50,7 @@ from ..rules.steps import (
     WolfBlessing,
 )
 from ..rules.totems import CAT_HEIGHT
+from .goal_model import fitted_goal_chance
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,10 @@ class Weights:
     pool_share: float = 0.9  # share of an owed pool pedestal's points counted now
     pool_bonus: float = 0.3  # plus this per owed pool pedestal (height, sites)
     owed_cloud: float = 0.25  # an owed cloud placement
+    # Share of a face-down goal's chance taken from the model fitted to the hard level's
+    # games (`goal_model`) instead of the distance's `chance` times `goals`: 0 in the
+    # greedy bot's weights (docs/bots.md, "Goal chances fitted to the games").
+    goal_fit: float = 0.0
 
     def __reduce__(self) -> tuple[type[Weights], tuple[object, ...]]:
         # by the constructor: compiled, a frozen class refuses pickle's field stores
@@ -530,6 +535,7 @@ class Estimator:
     def goals(self, seat: int, altar: Altar, actions: int) -> float:
         """Face-down goals: met ones nearly in hand, near ones by their distance."""
         game = self.game
+        fit = self.w.goal_fit
         total = 0.0
         for card_id in game.goals[seat]:
             card = game.cards[card_id]
@@ -537,6 +543,10 @@ class Estimator:
             value = card.points + self.w.reveal_reward
             if distance <= 0:
                 total += value
+            elif fit:
+                guess = self.w.goals * chance(distance, actions, self.w.rate)
+                fitted = fitted_goal_chance(card.mission, distance, actions)
+                total += value * ((1.0 - fit) * guess + fit * fitted)
             else:
                 total += self.w.goals * value * chance(distance, actions, self.w.rate)
         return total

@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from typing import Any, Literal, get_args
 
 from ..rules.actions import (
@@ -158,6 +159,13 @@ class Level:
     # the solo command's own 60 deals +1.1 +- 3.3 points paired, no established gain, so
     # no released level carries (docs/bots.md "Iterations a decided search did not run").
     carry_decided: bool = False
+    # In solo, the share of the fitted goal chance (`Weights.goal_fit`) in the searches
+    # of the starting cards alone: which goals to keep judged by how often such goals
+    # were met from such a start in the levels' own games, the game itself played by the
+    # distance's chance, whose every pedestal closer counts (+2.7 +- 2.8 points over the
+    # 70 solo deals where it changed a choice; docs/bots.md "Goal chances fitted to the
+    # games"). Duels keep the distance's chance: measured in solo only.
+    solo_start_goal_fit: float = 0.0
 
     def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
         # by the constructor: compiled, a frozen class refuses pickle's field stores
@@ -174,6 +182,8 @@ LEVELS = {
     # playouts run to the end of the game in the last 3 rounds (+4.1 points a solo game
     # on the stand-in, docs/bots.md "Exact ends"); its 480 iterations take, compiled,
     # the CPU time its 400 took on the pure-Python path (docs/bots.md, "Compiled path").
+    # In solo it chooses its starting cards with the goals' fitted chances (docs/bots.md,
+    # "Goal chances fitted to the games").
     "hard": Level(
         iterations=480,
         determinizations=8,
@@ -184,6 +194,7 @@ LEVELS = {
         opponent_turn="estimate",
         costs="root",
         endgame_rounds=3,
+        solo_start_goal_fit=1.0,
     ),
 }
 # The strongest opponent: the hard level with twice its budget and sampled games, and in
@@ -375,6 +386,13 @@ def fresh_iterations(level: Level, root: Node, solo: bool) -> int:
     return level.iterations
 
 
+@cache
+def with_goal_fit(weights: Weights, fit: float) -> Weights:
+    """`weights` with the fitted goal chance's share `fit`, one object per pair (the
+    estimate's memos are found by the weights' identity)."""
+    return replace(weights, goal_fit=fit)
+
+
 def turn_key_of_view(view: View) -> tuple[object, ...]:
     """Which turn a view is in (same key ⇒ the same turn of the same seat)."""
     return (view["phase"], view["round"], view["turns_in_round"], view["current"])
@@ -410,15 +428,18 @@ class Search:
         # Altar parts by version, shared by this search's estimates: only with the root's
         # costs, since an estimate at a leaf's own costs differs from leaf to leaf.
         self.altar_memo: AltarMemo | None = {} if self.costs is not None else None
+        self.weights = level.weights
+        if solo and level.solo_start_goal_fit and game.decision.kind == "choose_start":
+            self.weights = with_goal_fit(level.weights, level.solo_start_goal_fit)
         self.greedy = GreedyBot(
-            bot.seed, weights=level.weights, costs=self.costs, altar_memo=self.altar_memo
+            bot.seed, weights=self.weights, costs=self.costs, altar_memo=self.altar_memo
         )
 
     # ---------------------------------------------------------------- values
 
     def estimator(self, game: Game) -> Estimator:
         """The heuristic estimate of `game` at this search's costs, with its memo."""
-        return Estimator(game, self.level.weights, self.costs, self.altar_memo)
+        return Estimator(game, self.weights, self.costs, self.altar_memo)
 
     def value(self, game: Game) -> float:
         """The bot's estimate minus its best opponent's (solo: both altars' sum)."""
@@ -595,7 +616,7 @@ class Search:
                     self.solo,
                     self.costs,
                     self.altar_memo,
-                    self.level.weights,
+                    self.weights,
                 )
             elif (
                 (estimate_placements or self.checked_placements)
