@@ -188,6 +188,8 @@ def main() -> None:
             f"{log_likelihood(tfitted, tmet):.4f}, the estimate's chance "
             f"{log_likelihood(town, tmet):.4f}"
         )
+    if not math.isfinite(float(np.sum(w))):
+        sys.exit("the fit did not converge")
     k = len(levels)
     print(f"GOAL_CONSTANT: Final = {w[levels.index(args.for_level)]:.3f}")
     print(f"GOAL_NEED: Final = {w[k]:.4f}")
@@ -197,8 +199,6 @@ def main() -> None:
     for name, offset in zip(types, w[k + 3 :], strict=True):
         print(f'    "{name}": {offset:.3f},')
     print("}")
-    if not math.isfinite(float(np.sum(w))):
-        sys.exit("the fit did not converge")
 
 
 if __name__ == "__main__":

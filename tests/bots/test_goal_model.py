@@ -14,7 +14,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skytotems.bots.evaluation import WEIGHTS, Estimator, actions_left, chance, mission_distance
+from skytotems.bots.evaluation import (
+    WEIGHTS,
+    Estimator,
+    Weights,
+    actions_left,
+    chance,
+    mission_distance,
+)
 from skytotems.bots.goal_model import GOAL_TYPE_OFFSETS, fitted_goal_chance, goal_type
 from skytotems.bots.mcts import LEVELS, Level, MctsBot, Search, custom_level
 from skytotems.rules.cards import default_deck
@@ -23,9 +30,8 @@ from skytotems.rules.options import GameOptions
 from skytotems.rules.position import Position, game_from_position
 from skytotems.rules.view import view
 
-from .bot_helpers import assert_script_refuses
+from .bot_helpers import SCRIPTS, assert_script_refuses
 
-ROOT = Path(__file__).resolve().parents[2]
 MISSIONS = {card.id: card.mission for card in default_deck().cards}
 FITTED = replace(WEIGHTS, goal_fit=1.0)
 BASE = Level(iterations=12, determinizations=2, time_cap=30.0)
@@ -84,8 +90,8 @@ def opening(goals: list[str]) -> Game:
     )
 
 
-def goal_value(game: Game, weights: object, seat: int = 0) -> float:
-    est = Estimator(game, weights)  # type: ignore[arg-type]
+def goal_value(game: Game, weights: Weights, seat: int = 0) -> float:
+    est = Estimator(game, weights)
     altar = game.altars[seat]
     return est.goals(seat, altar, actions_left(game, seat)[0])
 
@@ -164,7 +170,7 @@ def test_the_hard_levels_choose_their_solo_start_by_the_fitted_chance() -> None:
     assert LEVELS["medium"].solo_start_goal_fit == 0.0
 
 
-def test_the_start_share_changes_only_the_starting_choice_and_plays_legally() -> None:
+def test_a_level_with_the_start_share_plays_a_legal_solo_game() -> None:
     level = replace(BASE, solo_start_goal_fit=1.0)
     game = Game(GameOptions(players=1), 21)
     bot = MctsBot(3, level)
@@ -181,7 +187,7 @@ def test_the_fitting_script_records_games_and_prints_the_constants(tmp_path: Pat
     result = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "scripts" / "fit_goal_model.py"),
+            str(SCRIPTS / "fit_goal_model.py"),
             "--record",
             str(records),
             "--level",
@@ -242,7 +248,7 @@ def test_the_fitting_script_refuses_a_level_its_records_lack(tmp_path: Path) -> 
     }
     records.write_text(json.dumps(game) + "\n")
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "fit_goal_model.py"), "--fit", str(records)],
+        [sys.executable, str(SCRIPTS / "fit_goal_model.py"), "--fit", str(records)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -68,11 +68,12 @@ def fitted_goal_chance(mission: Mission, need: float, actions: int) -> float:
         return 1.0
     if actions <= 0:
         return 0.0
+    by_need, by_actions, by_need_per_action = goal_features(need, actions)
     logit = (
         GOAL_CONSTANT
-        + GOAL_NEED * need
-        + GOAL_ACTIONS * actions
-        + GOAL_NEED_PER_ACTION * need / (actions + 1.0)
+        + GOAL_NEED * by_need
+        + GOAL_ACTIONS * by_actions
+        + GOAL_NEED_PER_ACTION * by_need_per_action
         + GOAL_TYPE_OFFSETS.get(goal_type(mission), 0.0)
     )
     if logit < -30.0:
