@@ -163,10 +163,29 @@ def test_only_the_starting_card_searches_take_the_start_share() -> None:
     assert Search(MctsBot(1, level), duel, 0, solo=False).weights is WEIGHTS  # solo only
 
 
+def test_a_solo_game_takes_its_own_share_and_the_start_keeps_its() -> None:
+    """`Level.solo_goal_fit`: in solo, the game's searches take the fitted chance in part,
+    the starting cards' searches their own share, duels none."""
+    level = replace(BASE, solo_start_goal_fit=1.0, solo_goal_fit=0.5)
+    turn = opening(["skyline"])
+    search = Search(MctsBot(1, level), turn, 0, solo=True)
+    assert search.weights.goal_fit == 0.5
+    assert search.greedy.weights is search.weights
+    assert Search(MctsBot(1, level), turn, 0, solo=True).weights is search.weights  # one object
+    setup = Game(GameOptions(players=1), 5)
+    assert Search(MctsBot(1, level), setup, 0, solo=True).weights.goal_fit == 1.0
+    only_game = replace(BASE, solo_goal_fit=0.5)
+    assert Search(MctsBot(1, only_game), setup, 0, solo=True).weights is WEIGHTS
+    duel = Game(GameOptions(players=2), 5)
+    assert Search(MctsBot(1, level), duel, 0, solo=False).weights is WEIGHTS  # solo only
+    assert custom_level("hard", ["solo_goal_fit=0.25"]).solo_goal_fit == 0.25
+
+
 def test_the_hard_levels_choose_their_solo_start_by_the_fitted_chance() -> None:
     assert LEVELS["hard"].solo_start_goal_fit == 1.0
     assert LEVELS["expert"].solo_start_goal_fit == 1.0
     assert LEVELS["hard"].weights is WEIGHTS  # the game itself by the distance's chance
+    assert LEVELS["hard"].solo_goal_fit == 0.0
     assert LEVELS["medium"].solo_start_goal_fit == 0.0
 
 
