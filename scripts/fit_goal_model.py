@@ -80,7 +80,16 @@ def record(path: str, level: str, seed: int, games: int, workers: int) -> None:
 Rows = tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]
 
 
-def rows_of(paths: Iterable[str], levels: list[str], types: list[str]) -> Rows:
+def games_in(paths: Iterable[str]) -> list[dict[str, Any]]:
+    """The recorded games of these files, one per JSON line."""
+    games: list[dict[str, Any]] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            games.extend(json.loads(line) for line in lines)
+    return games
+
+
+def rows_of(games: Iterable[dict[str, Any]], levels: list[str], types: list[str]) -> Rows:
     """(features, met, the estimate's own chance) of every record with a distance > 0:
     the features are an indicator of the game's level (one constant each), the terms of
     `goal_features` and an indicator of the mission's type."""
@@ -88,35 +97,20 @@ def rows_of(paths: Iterable[str], levels: list[str], types: list[str]) -> Rows:
     features: list[list[float]] = []
     met: list[float] = []
     own: list[float] = []
-    for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            for line in lines:
-                game = json.loads(line)
-                if game["level"] not in levels:
-                    continue
-                level = [1.0 if game["level"] == name else 0.0 for name in levels]
-                revealed = [set(cards) for cards in game["revealed"]]
-                for seat, card, _round, need, actions in game["samples"]:
-                    if need <= 0:
-                        continue
-                    kind = goal_type(missions[card])
-                    offsets = [1.0 if kind == t else 0.0 for t in types]
-                    features.append([*level, *goal_features(need, actions), *offsets])
-                    met.append(1.0 if card in revealed[seat] else 0.0)
-                    own.append(WEIGHTS.goals * chance(need, actions, WEIGHTS.rate))
+    for game in games:
+        if game["level"] not in levels:
+            continue
+        level = [1.0 if game["level"] == name else 0.0 for name in levels]
+        revealed = [set(cards) for cards in game["revealed"]]
+        for seat, card, _round, need, actions in game["samples"]:
+            if need <= 0:
+                continue
+            kind = goal_type(missions[card])
+            offsets = [1.0 if kind == t else 0.0 for t in types]
+            features.append([*level, *goal_features(need, actions), *offsets])
+            met.append(1.0 if card in revealed[seat] else 0.0)
+            own.append(WEIGHTS.goals * chance(need, actions, WEIGHTS.rate))
     return np.array(features), np.array(met), np.array(own)
-
-
-def levels_in(paths: Iterable[str]) -> list[str]:
-    """The levels whose games the records hold, in order of first appearance."""
-    found: list[str] = []
-    for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            for line in lines:
-                level = json.loads(line)["level"]
-                if level not in found:
-                    found.append(level)
-    return found
 
 
 def log_likelihood(p: NDArray[np.float64], met: NDArray[np.float64]) -> float:
@@ -167,10 +161,11 @@ def main() -> None:
     if not args.fit:
         return
     types = sorted({goal_type(card.mission) for card in default_deck().cards})
-    levels = levels_in(args.fit)
+    games = games_in(args.fit)
+    levels = list(dict.fromkeys(game["level"] for game in games))  # in order of appearance
     if args.for_level not in levels:
         parser.error(f"--for-level: no {args.for_level!r} games in the --fit records")
-    x, met, own = rows_of(args.fit, levels, types)
+    x, met, own = rows_of(games, levels, types)
     w = fit(x, met, len(types))
     fitted = 1 / (1 + np.exp(-x @ w))
     print(f"{len(met)} records ({', '.join(levels)}), {met.mean():.3f} met")
@@ -179,7 +174,7 @@ def main() -> None:
         f"the estimate's chance {log_likelihood(own, met):.4f}"
     )
     if args.test:
-        tx, tmet, town = rows_of(args.test, [args.for_level], types)
+        tx, tmet, town = rows_of(games_in(args.test), [args.for_level], types)
         # the test games' constant is --for-level's
         tw = np.concatenate(([w[levels.index(args.for_level)]], w[len(levels) :]))
         tfitted = 1 / (1 + np.exp(-tx @ tw))

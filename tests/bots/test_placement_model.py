@@ -11,7 +11,6 @@ from __future__ import annotations
 import subprocess
 import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -45,9 +44,7 @@ from skytotems.rules.position import Position, game_from_position
 from skytotems.rules.rng import Rng
 from skytotems.rules.view import view
 
-from .bot_helpers import assert_script_refuses
-
-ROOT = Path(__file__).resolve().parents[2]
+from .bot_helpers import SCRIPTS, assert_script_refuses
 
 
 def placement_positions(games: int, seed: int) -> list[tuple[Game, int, list[Action]]]:
@@ -217,7 +214,7 @@ def test_the_fitting_script_fits_and_prints_the_weights() -> None:
     result = subprocess.run(
         [
             sys.executable,
-            str(ROOT / "scripts" / "fit_placement_model.py"),
+            str(SCRIPTS / "fit_placement_model.py"),
             "--fit-on",
             "3:1",
             "--test-on",
