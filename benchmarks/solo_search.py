@@ -15,7 +15,9 @@ search's leaves, priors and estimated turns (`Level.weights`).
 
 A solo search's UCB constant is the level's `solo_exploration`, not `exploration`, and
 its playouts' horizon `solo_playout_turns`, not `duel_playout_turns` (two-player games')
-or `playout_turns` (larger games').
+or `playout_turns` (larger games'): setting those three is refused, since it would
+measure the unchanged level. Like every bad argument (an empty range of games, no
+workers, an unknown totem set, a search of no iterations), before any game is played.
 
 With `--compare` every deal is also played by a baseline (the level as released, or
 with the `--base-set` settings), the two series interleaved so that their decision
@@ -30,12 +32,14 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections.abc import Callable
 from multiprocessing import Pool
 
 from skytotems.bots.analysis import t95
 from skytotems.bots.arena import play_game
 from skytotems.bots.mcts import LEVELS, Level, MctsBot, custom_level
 from skytotems.bots.solo import SoloTask, solo_tasks
+from skytotems.rules.errors import OptionsError
 from skytotems.rules.options import GameOptions
 
 
@@ -69,6 +73,30 @@ def paired_difference(totals: dict[int, int], baseline: dict[int, int]) -> str:
     )
 
 
+# Level fields a solo search does not read, with the field it reads instead: setting
+# them would measure the unchanged level.
+NOT_IN_SOLO = {
+    "exploration": "solo_exploration",
+    "playout_turns": "solo_playout_turns",
+    "duel_playout_turns": "solo_playout_turns",
+}
+
+
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least `least`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be at least {least}, not {value}")
+        return value
+
+    return parse
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", default="hard", choices=sorted(LEVELS))
@@ -83,19 +111,37 @@ def main() -> None:
         metavar="FIELD=VALUE",
         help="the baseline's settings (with --compare; default: the level as released)",
     )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--last", type=int, default=10, help="one past the last game")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="the series' seed (default 1, the series most settings were screened on; "
+        "the solo command's own default is 0)",
+    )
+    parser.add_argument("--first", type=at_least(0), default=0, help="the first game")
+    parser.add_argument("--last", type=at_least(1), default=10, help="one past the last game")
+    parser.add_argument("--workers", type=at_least(1), default=2)
     parser.add_argument("--totems", default="beginner")
     args = parser.parse_args()
     if args.base_set and not args.compare:
         parser.error("--base-set needs --compare")
+    if args.first >= args.last:
+        parser.error(f"--first ({args.first}) must be below --last ({args.last})")
     try:
-        level = custom_level(args.level, args.set)
-        baseline = custom_level(args.level, args.base_set)
-    except ValueError as exc:
-        raise SystemExit(str(exc)) from None
+        GameOptions(players=1, totems=args.totems)
+    except OptionsError as exc:
+        parser.error(f"--totems: {exc}")
+    for option, settings in (("--set", args.set), ("--base-set", args.base_set)):
+        for item in settings:
+            name = item.partition("=")[0]
+            if name in NOT_IN_SOLO:
+                parser.error(f"{option} {name}: solo reads {NOT_IN_SOLO[name]} instead")
+        try:
+            custom_level(args.level, settings)
+        except ValueError as exc:
+            parser.error(f"{option}: {exc}")
+    level = custom_level(args.level, args.set)
+    baseline = custom_level(args.level, args.base_set)
     series = solo_tasks(f"mcts-{args.level}", args.last, args.seed, args.totems)
     tasks: list[tuple[str, Level, SoloTask]] = []
     for task in series[args.first :]:

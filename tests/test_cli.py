@@ -3,6 +3,7 @@ and the terminal texts of `skytotems.render` checked against positions worked ou
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -36,6 +38,9 @@ from skytotems.cli.play import TerminalGame
 from skytotems.observed import Observed
 from skytotems.render import action_text, altar_grid, menu_lines
 from skytotems.rules.notation import parse_altar
+
+# the module, not the command of the same name that `skytotems.cli` exports
+arena_cli = importlib.import_module("skytotems.cli.arena")
 
 
 def invoke(*args: str, input: str | None = None) -> Result:
@@ -273,6 +278,26 @@ def test_play_menus_list_exactly_the_legal_actions(players: int, totems: str, se
         (["play", "--seat", "2"], "seats 0 to 1"),
         (["play", "--players", "1", "--seat", "1"], "solo"),
         (["bench", "--seconds", "0"], "--seconds"),
+        # a trial: "²" passed str.isdigit, then int() raised a traceback
+        (["arena", "--bots", "greedy,random", "--games-with", "greedy=²"], "--games-with"),
+        # a trial: a cap for a bot not in the match was ignored, said to cap the pairings
+        (
+            ["arena", "--bots", "greedy,random", "--games", "2", "--games-with", "mcts-hard=4"],
+            "does not play",
+        ),
+        (
+            ["arena", "--bots", "mcts,random", "--games", "2", "--games-with", "mcts-medium=4"],
+            "does not play",
+        ),
+        # a trial: an infinite or undefined anchor printed Elo ratings of inf or nan
+        (
+            ["arena", "--bots", "greedy,random", "--games", "2", "--anchor", "random=inf"],
+            "--anchor",
+        ),
+        (
+            ["arena", "--bots", "greedy,random", "--games", "2", "--anchor", "random=nan"],
+            "--anchor",
+        ),
         (["sim", "--seed", "abc"], "--seed"),
     ],
 )
@@ -403,6 +428,39 @@ def test_a_plot_in_another_format_matplotlib_writes_is_written(tmp_path: Path) -
     result = invoke("arena", "--bots", "random,greedy", *args)
     assert result.exit_code == 0, result.output
     assert "<svg" in out.read_text()
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "1e9"])
+def test_bench_refuses_a_budget_that_would_never_end_or_mean_nothing(text: str) -> None:
+    """A trial: `--seconds nan` passed every range check and measured one game, and
+    `--seconds inf` never ended. Checked on the option itself, so that a regression
+    fails here instead of hanging the suite."""
+    command = cli.commands["bench"]
+    option = next(p for p in command.params if p.name == "seconds")
+    with click.Context(command) as ctx, pytest.raises(click.BadParameter):
+        option.process_value(ctx, text)
+
+
+def test_a_plot_that_fails_after_the_games_keeps_the_report(tmp_path: Path) -> None:
+    """A trial: a plot path the check let through (a folder removed during the match)
+    failed after the games with a traceback, and the `--json` line was never printed."""
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "plots"
+    folder.mkdir()
+    out = folder / "scores.png"
+    args = ["--games", "2", "--json", "--plot", str(out), "--workers", "1", "--no-progress"]
+    real_plot = arena_cli.plot_scores
+
+    def folder_gone(*a: object, **k: object) -> None:
+        folder.rmdir()  # the real writer, with the folder gone: a real OSError
+        real_plot(*a, **k)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(arena_cli, "plot_scores", folder_gone)
+        result = invoke("arena", "--bots", "random,greedy", *args)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout.strip().splitlines()[-1])["games"] == 2
+    assert "Invalid value for '--plot'" in result.stderr and "Traceback" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from .bot_helpers import run_benchmark
 
 
@@ -72,3 +74,34 @@ def test_baseline_settings_without_compare_are_refused_by_name() -> None:
     assert done.returncode != 0
     assert "--base-set needs --compare" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        # a trial: these raised tracebacks (an empty series' mean, a pool of no workers,
+        # an unknown totem set inside a worker)
+        (["--first", "5", "--last", "2"], ["--first", "below --last"]),
+        (["--last", "0"], ["--last", "at least 1"]),
+        (["--workers", "0"], ["--workers", "at least 1"]),
+        (["--totems", "nosuch"], ["--totems", "nosuch"]),
+        # a trial: these were played as a slice or as a search of nothing
+        (["--first", "-2"], ["--first", "at least 0"]),
+        (["--set", "iterations=0"], ["iterations", ">= 1"]),
+        (["--set", "iterations=-5"], ["iterations", ">= 1"]),
+        (["--set", "determinizations=0"], ["determinizations", ">= 1"]),
+        (["--set", "widen_rate=inf"], ["widen_rate", "finite"]),
+        # a trial: fields solo does not read measured the unchanged level, silently
+        (["--set", "exploration=99"], ["solo_exploration"]),
+        (["--set", "playout_turns=3"], ["solo_playout_turns"]),
+        (["--compare", "--base-set", "duel_playout_turns=2"], ["--base-set", "solo_playout_turns"]),
+    ],
+)
+def test_bad_arguments_are_refused_in_one_line_before_any_game(
+    args: list[str], words: list[str]
+) -> None:
+    done = run(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr
+    assert all(word in last for word in words), last

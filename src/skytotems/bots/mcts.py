@@ -214,6 +214,8 @@ LEVELS["expert"] = replace(
 MAX_PLAYOUT_STEPS = 400
 
 
+# The level fields `custom_level` accepts only above 0 (every other number: at least 0).
+POSITIVE_FIELDS = frozenset({"iterations", "determinizations"})
 # How `custom_level` reads a yes/no field (any case); anything else is refused.
 BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
@@ -264,6 +266,12 @@ def custom_level(base: str, settings: list[str]) -> Level:
         except ValueError:
             kind = "an integer" if kinds[name] is int else "a number"
             raise ValueError(f"{name} must be {kind}, not {text!r}") from None
+        value = changes[name]
+        if isinstance(value, (int, float)):
+            # a search of no iterations or sampled games plays nothing it can measure
+            least = 1 if name in POSITIVE_FIELDS else 0
+            if not least <= value < math.inf:
+                raise ValueError(f"{name} must be a finite number >= {least}, not {text!r}")
     if weight_changes:
         changes["weights"] = replace(level.weights, **weight_changes)
     return replace(level, **changes)

@@ -9,7 +9,9 @@ last stdout line is one JSON object (see `skytotems.bots.arena.summarize`).
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from pathlib import Path
 
 import click
@@ -26,6 +28,8 @@ from ..bots.registry import BOT_NAMES
 from .analyse import bad
 from .paths import unwritable
 from .sim import TOTEMS_HELP, check_totem_set
+
+ASCII_COUNT = re.compile(r"[0-9]+")
 
 
 def check_plot(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -78,7 +82,9 @@ def parse_caps(
     caps = {}
     for item in value:
         name, _, count = item.partition("=")
-        if name.strip() not in BOT_NAMES or not count.strip().isdigit() or int(count) < 1:
+        # ASCII digits only: str.isdigit accepts "²", which int() refuses
+        count = count.strip()
+        if name.strip() not in BOT_NAMES or not ASCII_COUNT.fullmatch(count) or int(count) < 1:
             raise click.BadParameter(
                 f"{item!r}: expected BOT=GAMES, a bot of {', '.join(BOT_NAMES)} and GAMES >= 1",
                 ctx,
@@ -95,11 +101,14 @@ def parse_anchor(
     if value is None:
         return None
     name, _, rating = value.partition("=")
+    message = f"{value!r}: expected BOT=RATING, a finite number, e.g. random=0"
     try:
-        return name.strip(), float(rating)
+        number = float(rating)
     except ValueError:
-        message = f"{value!r}: expected BOT=RATING, e.g. random=0"
         raise click.BadParameter(message, ctx, param) from None
+    if not math.isfinite(number):
+        raise click.BadParameter(message, ctx, param)
+    return name.strip(), number
 
 
 @click.command("arena")
@@ -179,6 +188,9 @@ def arena(
     ladder)."""
     if anchor is not None and anchor[0] not in bots:
         raise bad("--anchor", f"{anchor[0]!r} does not play in this match")
+    absent = [name for name in caps if name not in bots]
+    if absent:
+        raise bad("--games-with", f"{', '.join(map(repr, absent))} does not play in this match")
     total = games_needed(bots, players, games)
     if caps:
         total = len(match_tasks(bots, players, games, seed, totems, caps))
@@ -200,11 +212,19 @@ def arena(
     summary = summarize(results, bots, players, seed, anchor)
     summary["totems"] = totems
     click.echo(format_table(summary))
+    plot_error = None
     if plot:
-        plot_scores(results, bots, plot)
-        click.echo(f"score distributions written to {plot}", err=True)
+        # a file the check passed that still cannot be written (a full disk, a special
+        # file system) must not lose the match's figures: the report comes first
+        try:
+            plot_scores(results, bots, plot)
+            click.echo(f"score distributions written to {plot}", err=True)
+        except OSError as exc:
+            plot_error = f"cannot write {plot}: {exc.strerror or exc}"
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
+    if plot_error:
+        raise bad("--plot", plot_error)
 
 
 if __name__ == "__main__":  # python -m skytotems.cli.arena (before it is registered)
