@@ -131,17 +131,17 @@ def main() -> None:
         GameOptions(players=1, totems=args.totems)
     except OptionsError as exc:
         parser.error(f"--totems: {exc}")
+    levels: dict[str, Level] = {}
     for option, settings in (("--set", args.set), ("--base-set", args.base_set)):
         for item in settings:
             name = item.partition("=")[0]
             if name in NOT_IN_SOLO:
                 parser.error(f"{option} {name}: solo reads {NOT_IN_SOLO[name]} instead")
         try:
-            custom_level(args.level, settings)
+            levels[option] = custom_level(args.level, settings)
         except ValueError as exc:
             parser.error(f"{option}: {exc}")
-    level = custom_level(args.level, args.set)
-    baseline = custom_level(args.level, args.base_set)
+    level, baseline = levels["--set"], levels["--base-set"]
     series = solo_tasks(f"mcts-{args.level}", args.last, args.seed, args.totems)
     tasks: list[tuple[str, Level, SoloTask]] = []
     for task in series[args.first :]:
